@@ -1,0 +1,114 @@
+package org.jpbs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import org.jpbs.core.digest.Digest;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opens the datastore written by the real PBS 3.1.2 server
+ * ({@code ../shared/vectors/real-pbs/datastore.tar.gz}) through the command line, as a user
+ * would: lists its snapshots (namespace {@code prod} included) and restores every
+ * unencrypted archive to the documented input. Skips when {@code ../shared} is absent.
+ */
+class RealPbsDatastoreCliTest {
+    @TempDir
+    static Path tmp;
+    static Path shared;
+    static Path ds;
+
+    @BeforeAll
+    static void unpack() throws Exception {
+        shared = Path.of(System.getProperty("jpbs.shared", "../shared"));
+        Path tar = shared.resolve("vectors/real-pbs/datastore.tar.gz");
+        Assumptions.assumeTrue(Files.isRegularFile(tar), "../shared/vectors/real-pbs absent: skipping real PBS datastore test");
+        Process p = new ProcessBuilder("tar", "-xzf", tar.toString(), "-C", tmp.toString()).inheritIO().start();
+        assertEquals(0, p.waitFor(), "tar -xzf failed");
+        ds = tmp.resolve("golden-ds");
+    }
+
+    record Result(int exit, String out, String err) {}
+
+    static Result jpbs(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out, oldErr = System.err;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            System.setOut(o);
+            System.setErr(e);
+            int code = Main.run(args);
+            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @Test
+    void listsAllSnapshotsIncludingNamespace() {
+        Result r = jpbs("snapshot", "list", "--repository", ds.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("vm/100/2023-11-14T22:13:20Z"), r.out());
+        assertTrue(r.out().contains("vm/100/2023-11-14T23:13:20Z"), r.out());
+        assertTrue(r.out().contains("vm/200/2023-11-14T22:13:20Z"), r.out());
+        assertTrue(r.out().contains("host/web/2023-11-14T22:13:20Z"), r.out());
+        assertTrue(r.out().contains("prod"), r.out());
+        Result ns = jpbs("snapshot", "list", "--repository", ds.toString(), "--ns", "prod");
+        assertEquals(0, ns.exit(), ns.err());
+        assertTrue(ns.out().contains("host/web/2023-11-14T22:13:20Z"), ns.out());
+        assertTrue(!ns.out().contains("vm/200"), ns.out());
+    }
+
+    @Test
+    void restoresImageAndIncrementalAndConfig() throws Exception {
+        Path img = tmp.resolve("restored.img");
+        Result r = jpbs("restore", "-q", "--repository", ds.toString(), "vm/100/2023-11-14T22:13:20Z", "drive-scsi0.img", img.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(RealClientInputs.IMAGE_SHA256, Digest.sha256(Files.readAllBytes(img)).hex());
+
+        Path inc = tmp.resolve("restored-inc.img");
+        r = jpbs("restore", "-q", "--sparse", "--repository", ds.toString(), "vm/100/2023-11-14T23:13:20Z", "drive-scsi0.img.fidx", inc.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertArrayEquals(RealClientInputs.modifiedImage(), Files.readAllBytes(inc));
+
+        Path conf = tmp.resolve("qemu-server.conf");
+        r = jpbs("restore", "-q", "--repository", ds.toString(), "vm/100/2023-11-14T22:13:20Z", "qemu-server.conf", conf.toString());
+        assertEquals(0, r.exit(), r.err());
+        String text = Files.readString(conf);
+        assertTrue(text.contains("boot: order=scsi0"), text);
+        assertTrue(text.contains("memory: 2048"), text);
+        assertTrue(text.contains("scsi0: local:100/vm-100-disk-0.raw,size=9449529"), text);
+    }
+
+    @Test
+    void restoresPxarArchiveAsRawStream() throws Exception {
+        Path out = tmp.resolve("root.pxar");
+        Result r = jpbs("restore", "-q", "--repository", ds.toString(), "--ns", "prod",
+                "host/web/2023-11-14T22:13:20Z", "root.pxar.didx", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        byte[] want = Files.readAllBytes(shared.resolve("vectors/real-client/pxar/tree.pxar"));
+        assertEquals(HexFormat.of().formatHex(Digest.sha256(want).bytes()), Digest.sha256(Files.readAllBytes(out)).hex());
+    }
+
+    @Test
+    void encryptedSnapshotNeedsKey() {
+        Path out = tmp.resolve("enc.img");
+        Result r = jpbs("restore", "-q", "--repository", ds.toString(), "vm/200/2023-11-14T22:13:20Z", "drive-scsi0.img", out.toString());
+        assertNotEquals(0, r.exit());
+        assertTrue(r.err().contains("encrypted, key needed"), r.err());
+        assertTrue(!Files.exists(out), "no output file for a failed restore");
+    }
+}
