@@ -1,8 +1,113 @@
 package org.jpbs.cli;
 
-/** Entry point placeholder; replaced by the picocli command tree. */
-public final class Main {
+import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
+import java.nio.charset.Charset;
+import java.util.concurrent.Callable;
+import org.jpbs.cli.commands.BackupCommand;
+import org.jpbs.cli.commands.DatastoreCommand;
+import org.jpbs.cli.commands.RestoreCommand;
+import org.jpbs.cli.commands.SnapshotCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code jpbs} command line: a picocli command tree with one class per command
+ * ({@code datastore create}, {@code backup}, {@code restore}, {@code snapshot list},
+ * {@code snapshot files}). {@code --help} works on every command, {@code --version} on the top.
+ *
+ * <p>Exit codes: 0 success, 1 error (one line {@code jpbs: error: ...} on stderr), 2 usage error.
+ * Tests call {@link #run(String...)} or {@link #run(CliContext, String...)} instead of
+ * {@link #main}, which exits the JVM.
+ */
+@Command(name = "jpbs", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
+        subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
+            CommandLine.HelpCommand.class},
+        footer = {"", "Repository: --repository PATH, else $PBS_REPOSITORY if it is a path (starts with '/' or '.'),",
+            "else ~/.local/share/jpbs/datastore (created on first use)."})
+public final class Main implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private Main(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** Runs the command line on the real process streams and exits the JVM with its exit code. */
     public static void main(String[] args) {
-        System.out.println("jpbs");
+        int rc = run(args);
+        System.exit(rc);
+    }
+
+    /**
+     * Parses and runs one command on the current {@code System.out}/{@code System.err}, the
+     * process environment and home directory.
+     *
+     * @param args the arguments after {@code jpbs}
+     * @return the exit code: 0 success, 1 error, 2 usage error
+     */
+    public static int run(String... args) {
+        return run(CliContext.system(), args);
+    }
+
+    /**
+     * Parses and runs one command in the given context (tests pass their own streams and environment).
+     *
+     * @return the exit code: 0 success, 1 error, 2 usage error
+     */
+    public static int run(CliContext ctx, String... args) {
+        Main main = new Main(ctx);
+        int rc = main.commandLine().execute(args);
+        ctx.out().flush();
+        ctx.err().flush();
+        return rc;
+    }
+
+    /** The configured picocli command tree (streams, error handling, factory). */
+    private CommandLine commandLine() {
+        CommandLine cl = new CommandLine(this, new Factory(ctx));
+        Charset cs = Charset.defaultCharset();
+        cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(ctx.out(), cs), true));
+        cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(ctx.err(), cs), true));
+        ErrorReporter errors = new ErrorReporter(ctx);
+        cl.setExecutionExceptionHandler(errors);
+        cl.setParameterExceptionHandler(errors);
+        return cl;
+    }
+
+    /** {@code jpbs} without a command: prints the usage to stderr, exit code 2. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ErrorReporter.EXIT_USAGE;
+    }
+
+    /** Creates commands, handing the {@link CliContext} to constructors that take one. */
+    private record Factory(CliContext ctx) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            if (cls == Main.class) {
+                return cls.cast(new Main(ctx));
+            }
+            try {
+                Constructor<K> c = cls.getDeclaredConstructor(CliContext.class);
+                return c.newInstance(ctx);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(cls);
+            }
+        }
+    }
+
+    /** {@code --version}: the jar's Implementation-Version, the Java version. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"jpbs " + (v == null ? "(development build)" : v),
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
+        }
     }
 }

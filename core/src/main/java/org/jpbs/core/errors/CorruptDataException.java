@@ -18,15 +18,15 @@ public class CorruptDataException extends IOException {
      * @param reason   what is wrong, in a few words
      */
     public CorruptDataException(String resource, long offset, String reason) {
-        super(resource + ": " + reason + (offset >= 0 ? " (at byte " + offset + ")" : ""));
+        this(resource, offset, reason, null);
+    }
+
+    /** As {@link #CorruptDataException(String, long, String)}, with the underlying cause (may be null). */
+    public CorruptDataException(String resource, long offset, String reason, Throwable cause) {
+        super(resource + ": " + reason + (offset >= 0 ? " (at byte " + offset + ")" : ""), cause);
         this.resource = resource;
         this.offset = offset;
         this.reason = reason;
-    }
-
-    public CorruptDataException(String resource, long offset, String reason, Throwable cause) {
-        this(resource, offset, reason);
-        initCause(cause);
     }
 
     public String resource() { return resource; }

@@ -1,0 +1,110 @@
+package org.jpbs.cli.commands;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.jpbs.cli.local.BlockDevices;
+import org.jpbs.core.FileFormats;
+import org.jpbs.core.api.ArchiveName;
+import org.jpbs.core.api.SafeId;
+
+/**
+ * One {@code NAME:PATH} argument of {@code jpbs backup}, checked before anything is written.
+ * {@code NAME.img} is a raw image (fixed index, spec {@code pbs-formats.md} §3) read from a
+ * regular file or block device; any name not ending in {@code .img}, {@code .pxar},
+ * {@code .fidx} or {@code .didx} is a blob (e.g. {@code qemu-server.conf}) read from a
+ * regular file of at most 128 MiB.
+ *
+ * @param cliName    the name as given ({@code disk.img})
+ * @param serverName the file name in the snapshot ({@code disk.img.fidx})
+ * @param path       the source file
+ * @param image      true for an image (fixed index), false for a blob
+ */
+public record ArchiveSpec(String cliName, String serverName, Path path, boolean image) {
+    /** File names a snapshot reserves for itself. */
+    private static final Set<String> RESERVED = Set.of("index.json.blob", "client.log.blob", "rsa-encrypted.key.blob");
+
+    /**
+     * Parses and checks one argument.
+     *
+     * @throws IllegalArgumentException naming the argument: missing {@code ':'}, invalid or
+     *         reserved name, unsupported kind, missing file, a directory, not readable, blob too large
+     */
+    public static ArchiveSpec parse(String arg) {
+        int colon = arg.indexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException("archive '" + arg + "': expected NAME:PATH (missing ':'), e.g. disk.img:/dev/sdb");
+        }
+        String name = arg.substring(0, colon);
+        String file = arg.substring(colon + 1);
+        String server;
+        try {
+            server = ArchiveName.toServerName(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("archive '" + arg + "': " + e.getMessage(), e);
+        }
+        if (!SafeId.isValid(name)) {
+            throw new IllegalArgumentException("archive '" + arg + "': invalid archive name '" + name
+                    + "' (allowed: letters, digits, '_', and after the first character also '.' and '-')");
+        }
+        if (name.contains("..")) {
+            throw new IllegalArgumentException("archive '" + arg + "': invalid archive name '" + name + "' (must not contain '..')");
+        }
+        if (RESERVED.contains(server)) {
+            throw new IllegalArgumentException("archive '" + arg + "': the name " + server + " is reserved");
+        }
+        if (server.endsWith(".didx")) {
+            throw new IllegalArgumentException("archive '" + arg + "': directory (pxar/didx) archives are not supported yet;"
+                    + " use NAME.img for images and any other name for files");
+        }
+        boolean image = server.endsWith(".fidx");
+        if (file.isEmpty()) {
+            throw new IllegalArgumentException("archive '" + arg + "': empty path");
+        }
+        Path p = Path.of(file);
+        if (!Files.exists(p)) {
+            throw new IllegalArgumentException("archive '" + name + "': " + file + ": no such file or directory");
+        }
+        if (Files.isDirectory(p)) {
+            throw new IllegalArgumentException("archive '" + name + "': " + file + " is a directory (expected "
+                    + (image ? "an image file or block device)" : "a regular file)"));
+        }
+        if (image ? !(BlockDevices.isRegularFile(p) || BlockDevices.isBlockDevice(p)) : !BlockDevices.isRegularFile(p)) {
+            throw new IllegalArgumentException("archive '" + name + "': " + file + " is not "
+                    + (image ? "a regular file or block device" : "a regular file"));
+        }
+        if (!Files.isReadable(p)) {
+            throw new IllegalArgumentException("archive '" + name + "': " + file + ": permission denied");
+        }
+        if (!image) {
+            try {
+                long size = Files.size(p);
+                if (size > FileFormats.MAX_BLOB_SIZE) {
+                    throw new IllegalArgumentException("archive '" + name + "': " + file + " is too large for a blob ("
+                            + size + " bytes, at most " + FileFormats.MAX_BLOB_SIZE + ")");
+                }
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("archive '" + name + "': " + file + ": " + e.getMessage(), e);
+            }
+        }
+        return new ArchiveSpec(name, server, p, image);
+    }
+
+    /**
+     * Parses all arguments and rejects duplicate archive names.
+     *
+     * @throws IllegalArgumentException naming the first bad argument
+     */
+    public static List<ArchiveSpec> parseAll(List<String> args) {
+        Set<String> seen = new HashSet<>();
+        List<ArchiveSpec> specs = args.stream().map(ArchiveSpec::parse).toList();
+        for (ArchiveSpec s : specs) {
+            if (!seen.add(s.serverName())) {
+                throw new IllegalArgumentException("archive '" + s.cliName() + "' given twice (as " + s.serverName() + ")");
+            }
+        }
+        return specs;
+    }
+}

@@ -1,0 +1,253 @@
+package org.jpbs.cli.commands;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.jpbs.cli.CliContext;
+import org.jpbs.cli.local.BlockDevices;
+import org.jpbs.cli.local.LocalChunkSink;
+import org.jpbs.client.backup.BackupStats;
+import org.jpbs.client.backup.ImageBackup;
+import org.jpbs.client.progress.Progress;
+import org.jpbs.client.progress.ProgressRenderer;
+import org.jpbs.client.progress.Summary;
+import org.jpbs.client.progress.Units;
+import org.jpbs.core.FileFormats;
+import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.api.BackupType;
+import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.core.index.FixedIndex;
+import org.jpbs.core.index.IndexFile;
+import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.core.manifest.CryptMode;
+import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.snapshot.SnapshotReader;
+import org.jpbs.datastore.snapshot.SnapshotWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jpbs backup [options] ARCHIVE...}: one new snapshot holding every archive given.
+ *
+ * <p>All arguments are checked first; then the datastore is locked shared (as a PBS backup
+ * writer does), a snapshot writer is opened, images are backed up with {@link ImageBackup}
+ * (fixed index, 4 MiB chunks, incremental against the group's last finished snapshot), blobs
+ * are encoded (zstd), and the manifest is committed. Any failure aborts the writer, so no new
+ * snapshot becomes visible (chunks already stored are harmless; GC removes them).
+ */
+@Command(name = "backup", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Back up images and files into a new snapshot.",
+            "ARCHIVE is NAME.img:PATH (raw image file or block device, fixed index of 4 MiB chunks)",
+            "or NAME.EXT:PATH for a file stored as a blob (e.g. qemu-server.conf:/etc/pve/qemu-server/100.conf)."})
+public final class BackupCommand implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Mixin
+    RepositoryOptions repo;
+
+    @Option(names = "--ns", paramLabel = "NS", description = "Namespace, e.g. a/b (default: the root namespace).")
+    String ns;
+
+    @Option(names = "--backup-type", paramLabel = "TYPE", defaultValue = "host",
+            description = "vm, ct or host (default: ${DEFAULT-VALUE}).")
+    String backupType;
+
+    @Option(names = "--backup-id", paramLabel = "ID", description = "Backup id (default: the short host name).")
+    String backupId;
+
+    @Option(names = "--backup-time", paramLabel = "EPOCH",
+            description = "Snapshot time in epoch seconds (default: now, or one second after the group's last snapshot).")
+    Long backupTime;
+
+    @Option(names = "--workers", paramLabel = "N",
+            description = "Threads hashing and compressing chunks (default: available processors).")
+    Integer workers;
+
+    @Mixin
+    OutputOptions output;
+
+    @Parameters(arity = "1..*", paramLabel = "ARCHIVE", description = "NAME.img:PATH or NAME.EXT:PATH, one or more.")
+    List<String> archives;
+
+    public BackupCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        BackupType type = BackupType.parse(backupType);
+        BackupNamespace namespace = Snapshots.namespace(ns);
+        String id = backupId != null ? backupId : Hostnames.shortName();
+        BackupGroupRef group = new BackupGroupRef(namespace, type, id);
+        int threads = workers != null ? workers : Runtime.getRuntime().availableProcessors();
+        if (threads < 1) {
+            throw new IllegalArgumentException("--workers must be at least 1, got " + threads);
+        }
+        if (backupTime != null) {
+            try {
+                BackupSnapshotRef.formatTime(backupTime);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--backup-time: " + e.getMessage(), e);
+            }
+        }
+        List<ArchiveSpec> specs = ArchiveSpec.parseAll(archives);
+
+        Datastore ds = repo.open(ctx, true);
+        long started = System.nanoTime();
+        Optional<BackupSnapshotRef> last = ds.lastFinishedSnapshot(group);
+        BackupSnapshotRef ref = new BackupSnapshotRef(group, chooseTime(last, group));
+        SnapshotReader previous = openPrevious(ds, last);
+        List<Path> createdNs = createNamespace(ds, namespace);
+        BackupStats total = BackupStats.EMPTY;
+        boolean done = false;
+        // beginSnapshot holds the shared datastore lock until commit/abort (as a PBS backup writer)
+        try (SnapshotWriter writer = ds.beginSnapshot(ref, owner())) {
+            for (ArchiveSpec spec : specs) {
+                if (spec.image()) {
+                    total = total.plus(backupImage(ds, writer, spec, knownDigests(previous, spec), threads));
+                } else {
+                    backupBlob(writer, spec);
+                }
+            }
+            writer.commit(new BackupManifest(type, id, ref.time()));
+            done = true;
+        } finally {
+            if (!done) {
+                removeEmpty(createdNs);
+            }
+        }
+        output.info(ctx, String.format(java.util.Locale.ROOT, "snapshot %s: %d archive%s, %s new of %s, %s",
+                Snapshots.describe(ref), specs.size(), specs.size() == 1 ? "" : "s", Units.bytes(total.newBytes()),
+                Units.bytes(total.totalBytes()), Units.seconds(System.nanoTime() - started)));
+        return 0;
+    }
+
+    /**
+     * Creates the namespace directories if missing (a local datastore needs no separate
+     * namespace setup); returns the directories created, deepest last.
+     */
+    private static List<Path> createNamespace(Datastore ds, BackupNamespace ns) throws IOException {
+        List<Path> created = new java.util.ArrayList<>();
+        if (ns.isRoot() || ds.namespaceExists(ns)) {
+            return created;
+        }
+        for (Path p = ds.namespaceDir(ns); p != null && !p.equals(ds.root()) && !Files.exists(p); p = p.getParent()) {
+            created.addFirst(p);
+        }
+        ds.createNamespace(ns);
+        return created;
+    }
+
+    /** Removes directories created for a backup that failed, deepest first, if they are empty. */
+    private static void removeEmpty(List<Path> dirs) {
+        for (Path p : dirs.reversed()) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                return; // not empty or not removable: leave it
+            }
+        }
+    }
+
+    private long chooseTime(Optional<BackupSnapshotRef> last, BackupGroupRef group) {
+        if (backupTime != null) {
+            if (last.isPresent() && backupTime <= last.get().time()) {
+                throw new IllegalArgumentException("--backup-time " + backupTime + " ("
+                        + BackupSnapshotRef.formatTime(backupTime) + ") is not after the last snapshot "
+                        + last.get() + " of group " + Snapshots.describe(group));
+            }
+            return backupTime;
+        }
+        long now = Instant.now().getEpochSecond();
+        return last.isPresent() && last.get().time() >= now ? last.get().time() + 1 : now;
+    }
+
+    private SnapshotReader openPrevious(Datastore ds, Optional<BackupSnapshotRef> last) {
+        if (last.isEmpty()) {
+            return null;
+        }
+        try {
+            return ds.openSnapshot(last.get());
+        } catch (IOException e) {
+            output.warn(ctx, "cannot read the previous snapshot " + Snapshots.describe(last.get())
+                    + ", backing up everything: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Digests of the previous snapshot's index of the same archive (unencrypted, same chunk size), else empty. */
+    private Set<Digest> knownDigests(SnapshotReader previous, ArchiveSpec spec) {
+        if (previous == null) {
+            return Set.of();
+        }
+        Optional<FileEntry> entry = previous.manifest().file(spec.serverName());
+        if (entry.isEmpty() || entry.get().cryptMode() != CryptMode.NONE) {
+            return Set.of();
+        }
+        try {
+            IndexFile idx = previous.openIndex(spec.serverName());
+            if (!(idx instanceof FixedIndex fixed) || fixed.chunkSize() != FileFormats.DEFAULT_FIXED_CHUNK_SIZE) {
+                return Set.of();
+            }
+            Set<Digest> known = new HashSet<>(fixed.chunkCount() * 2);
+            for (int i = 0; i < fixed.chunkCount(); i++) {
+                known.add(fixed.digest(i));
+            }
+            return known;
+        } catch (IOException e) {
+            output.warn(ctx, "cannot use " + spec.serverName() + " of the previous snapshot, backing it up fully: "
+                    + e.getMessage());
+            return Set.of();
+        }
+    }
+
+    private BackupStats backupImage(Datastore ds, SnapshotWriter writer, ArchiveSpec spec, Set<Digest> known,
+            int threads) throws IOException {
+        Path path = spec.path();
+        long size = BlockDevices.size(path);
+        ImageBackup engine = new ImageBackup().workers(threads);
+        Progress progress = new Progress(size);
+        ImageBackup.Result result;
+        try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ);
+                ProgressRenderer renderer = output.startProgress(ctx, progress, spec.cliName() + ": ")) {
+            engine.progress(progress);
+            result = engine.run(in, size, new LocalChunkSink(ds.chunkStore(), known), UUID.randomUUID(),
+                    Instant.now().getEpochSecond(), path.toString());
+        }
+        writer.addFixedIndex(spec.serverName(), result.index());
+        output.info(ctx, Summary.backup(spec.serverName(), result.stats()));
+        return result.stats();
+    }
+
+    private void backupBlob(SnapshotWriter writer, ArchiveSpec spec) throws IOException {
+        byte[] data = Files.readAllBytes(spec.path());
+        if (data.length > FileFormats.MAX_BLOB_SIZE) {
+            throw new IllegalArgumentException("archive '" + spec.cliName() + "': " + spec.path()
+                    + " is too large for a blob (" + data.length + " bytes)");
+        }
+        DataBlob blob = DataBlob.encode(data, 0, data.length, true);
+        writer.addBlob(spec.serverName(), blob);
+        output.info(ctx, spec.serverName() + ": " + Units.bytes(data.length) + " (" + data.length + " bytes), stored "
+                + Units.bytes(blob.rawLength()));
+    }
+
+    private static String owner() {
+        String user = System.getProperty("user.name", "root");
+        return (user.isEmpty() ? "root" : user) + "@pam";
+    }
+}

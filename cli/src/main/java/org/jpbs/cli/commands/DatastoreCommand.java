@@ -1,0 +1,19 @@
+package org.jpbs.cli.commands;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code jpbs datastore}: the datastore management commands; alone it prints its usage (exit 2). */
+@Command(name = "datastore", mixinStandardHelpOptions = true, description = "Manage local datastores.",
+        subcommands = {DatastoreCreateCommand.class})
+public final class DatastoreCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+}

@@ -1,0 +1,130 @@
+package org.jpbs.cli.commands;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.jpbs.cli.CliContext;
+import org.jpbs.cli.local.RestoreTarget;
+import org.jpbs.client.progress.Progress;
+import org.jpbs.client.progress.ProgressRenderer;
+import org.jpbs.client.progress.Summary;
+import org.jpbs.client.progress.Units;
+import org.jpbs.client.restore.ImageRestore;
+import org.jpbs.client.restore.RestoreStats;
+import org.jpbs.core.api.ArchiveName;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.errors.EncryptedDataException;
+import org.jpbs.core.index.IndexFile;
+import org.jpbs.core.manifest.CryptMode;
+import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.snapshot.SnapshotReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jpbs restore [options] SNAPSHOT ARCHIVE TARGET}: writes one archive of a snapshot.
+ *
+ * <p>A {@code .fidx}/{@code .didx} archive is restored as its raw byte stream (an image, or the
+ * concatenated chunk stream such as a pxar archive) with {@link ImageRestore}: chunks are
+ * fetched and decoded in parallel and verified against their digests. A blob is restored as
+ * its decoded content. See {@link RestoreTarget} for how TARGET is written.
+ */
+@Command(name = "restore", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Restore one archive of a snapshot.",
+            "SNAPSHOT is type/id/time, or a group type/id for its latest finished snapshot.",
+            "ARCHIVE is the name used at backup (disk.img, qemu-server.conf) or the file name in the snapshot",
+            "(disk.img.fidx, root.pxar.didx, qemu-server.conf.blob). TARGET is a file, a block device, or - for stdout.",
+            "A regular file is written as TARGET.tmp-XXXXXX and renamed when complete (replacing TARGET)."})
+public final class RestoreCommand implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Mixin
+    RepositoryOptions repo;
+
+    @Option(names = "--ns", paramLabel = "NS", description = "Namespace of the snapshot (default: root).")
+    String ns;
+
+    @Option(names = "--sparse",
+            description = "Do not write zero chunks: a new file gets holes there; a block device must already read as zeros.")
+    boolean sparse;
+
+    @Option(names = "--fetch-workers", paramLabel = "N",
+            description = "Threads fetching and decoding chunks (default: available processors).")
+    Integer fetchWorkers;
+
+    @Mixin
+    OutputOptions output;
+
+    @Parameters(index = "0", paramLabel = "SNAPSHOT", description = "type/id/time or type/id (latest).")
+    String snapshot;
+
+    @Parameters(index = "1", paramLabel = "ARCHIVE", description = "Archive name, e.g. disk.img or disk.img.fidx.")
+    String archive;
+
+    @Parameters(index = "2", paramLabel = "TARGET", description = "File, block device, or - for standard output.")
+    String target;
+
+    public RestoreCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        int threads = fetchWorkers != null ? fetchWorkers : Runtime.getRuntime().availableProcessors();
+        if (threads < 1) {
+            throw new IllegalArgumentException("--fetch-workers must be at least 1, got " + threads);
+        }
+        String serverName;
+        try {
+            serverName = ArchiveName.toServerName(archive);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("ARCHIVE: " + e.getMessage(), e);
+        }
+        Datastore ds = repo.open(ctx, false);
+        BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
+        SnapshotReader reader = ds.openSnapshot(ref);
+        FileEntry entry = findEntry(reader, ref, serverName);
+        if (entry.cryptMode() == CryptMode.ENCRYPT) {
+            throw new EncryptedDataException(serverName);
+        }
+        if (serverName.endsWith(".blob")) {
+            byte[] data = reader.readBlob(serverName);
+            try (RestoreTarget out = RestoreTarget.open(target, data.length, ctx.rawOut())) {
+                out.writeAll(data);
+                out.commit();
+                output.info(ctx, serverName + " -> " + out.description() + ": " + Units.bytes(data.length) + " ("
+                        + data.length + " bytes)");
+            }
+            return 0;
+        }
+        IndexFile index = reader.openIndex(serverName);
+        Progress progress = new Progress(index.size());
+        ImageRestore engine = new ImageRestore().workers(threads).progress(progress);
+        try (RestoreTarget out = RestoreTarget.open(target, index.size(), ctx.rawOut())) {
+            RestoreStats stats;
+            try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {
+                if (out.isPositional()) {
+                    stats = engine.sparse(sparse).restore(index, ds.chunkStore(), out.channel(), serverName);
+                } else {
+                    stats = engine.restore(index, ds.chunkStore(), out.stream(), serverName);
+                }
+            }
+            out.commit();
+            output.info(ctx, Summary.restore(serverName, out.description(), stats));
+        }
+        return 0;
+    }
+
+    private static FileEntry findEntry(SnapshotReader reader, BackupSnapshotRef ref, String serverName) {
+        Optional<FileEntry> entry = reader.manifest().file(serverName);
+        if (entry.isPresent()) {
+            return entry.get();
+        }
+        List<String> names = reader.manifest().files().stream().map(FileEntry::filename).toList();
+        throw new IllegalArgumentException("archive '" + serverName + "' is not in snapshot " + Snapshots.describe(ref)
+                + " (it has: " + String.join(", ", names) + ")");
+    }
+}

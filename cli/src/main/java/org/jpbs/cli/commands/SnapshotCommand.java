@@ -1,0 +1,19 @@
+package org.jpbs.cli.commands;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code jpbs snapshot}: listing snapshots and their files; alone it prints its usage (exit 2). */
+@Command(name = "snapshot", mixinStandardHelpOptions = true, description = "List snapshots and their files.",
+        subcommands = {SnapshotListCommand.class, SnapshotFilesCommand.class})
+public final class SnapshotCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+}

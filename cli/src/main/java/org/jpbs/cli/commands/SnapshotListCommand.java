@@ -1,0 +1,95 @@
+package org.jpbs.cli.commands;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.jpbs.cli.CliContext;
+import org.jpbs.client.progress.Units;
+import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.snapshot.SnapshotInfo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jpbs snapshot list [--ns NS] [GROUP]}: a table of snapshots with columns snapshot,
+ * size, files (archive names without {@code .fidx}/{@code .didx}/{@code .blob}, plus
+ * {@code index.json}, as PBS shows them) and protected. Without {@code --ns} every namespace is
+ * listed and, if there is more than the root, an NS column comes first.
+ */
+@Command(name = "list", mixinStandardHelpOptions = true, description = "List snapshots (all namespaces unless --ns is given).")
+public final class SnapshotListCommand implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Mixin
+    RepositoryOptions repo;
+
+    @Option(names = "--ns", paramLabel = "NS", description = "Only this namespace (root: --ns '').")
+    String ns;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "GROUP", description = "Only this group, e.g. vm/100.")
+    String group;
+
+    public SnapshotListCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Datastore ds = repo.open(ctx, false);
+        List<BackupNamespace> namespaces;
+        if (ns != null) {
+            namespaces = List.of(Snapshots.namespace(ns));
+        } else {
+            Set<BackupNamespace> all = new LinkedHashSet<>();
+            all.add(BackupNamespace.ROOT);
+            all.addAll(ds.listNamespaces());
+            namespaces = new ArrayList<>(all);
+            namespaces.sort(Comparator.comparing(BackupNamespace::toString));
+        }
+        boolean nsColumn = ns == null && namespaces.size() > 1;
+        List<String> header = new ArrayList<>(List.of("snapshot", "size", "files", "protected"));
+        if (nsColumn) {
+            header.addFirst("ns");
+        }
+        TextTable table = new TextTable(header);
+        for (BackupNamespace n : namespaces) {
+            List<BackupGroupRef> groups = group != null ? List.of(BackupGroupRef.parse(n, group)) : ds.listGroups(n);
+            for (BackupGroupRef g : groups.stream().sorted(Comparator.comparing(BackupGroupRef::toString)).toList()) {
+                List<SnapshotInfo> snaps = new ArrayList<>(ds.listSnapshots(g));
+                snaps.sort(Comparator.comparingLong(s -> s.ref().time()));
+                for (SnapshotInfo s : snaps) {
+                    List<String> row = new ArrayList<>(List.of(s.ref().toString(),
+                            s.finished() ? Units.bytes(s.totalSize()) : "-", files(s), s.isProtected() ? "yes" : "no"));
+                    if (nsColumn) {
+                        row.addFirst(n.isRoot() ? "/" : n.toString());
+                    }
+                    table.add(row);
+                }
+            }
+        }
+        table.print(ctx.out());
+        return 0;
+    }
+
+    private static String files(SnapshotInfo s) {
+        if (!s.finished()) {
+            return "(unfinished)";
+        }
+        List<String> names = new ArrayList<>();
+        names.add("index.json");
+        for (FileEntry f : s.files()) {
+            String n = f.filename();
+            names.add(n.substring(0, n.lastIndexOf('.')));
+        }
+        names.sort(null);
+        return String.join(" ", names);
+    }
+}

@@ -1,0 +1,59 @@
+package org.jpbs.cli.commands;
+
+import java.io.IOException;
+import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.datastore.snapshot.Datastore;
+
+/** Parsing of the SNAPSHOT and {@code --ns} arguments shared by several commands. */
+final class Snapshots {
+    private Snapshots() {}
+
+    /**
+     * Parses {@code --ns} ({@code null} or empty = root).
+     *
+     * @throws IllegalArgumentException naming the option
+     */
+    static BackupNamespace namespace(String ns) {
+        if (ns == null || ns.isEmpty() || ns.equals("/")) {
+            return BackupNamespace.ROOT;
+        }
+        try {
+            return BackupNamespace.parse(ns);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--ns: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Resolves {@code type/id/time} to that snapshot, or a group {@code type/id} to its latest
+     * finished snapshot.
+     *
+     * @throws IllegalArgumentException naming the value if it is malformed or the group has no
+     *         finished snapshot
+     */
+    static BackupSnapshotRef resolve(Datastore ds, BackupNamespace ns, String spec) throws IOException {
+        long slashes = spec.chars().filter(c -> c == '/').count();
+        if (slashes == 1) {
+            BackupGroupRef group = BackupGroupRef.parse(ns, spec);
+            return ds.lastFinishedSnapshot(group).orElseThrow(() -> new IllegalArgumentException(
+                    "no finished snapshot in group " + describe(group)));
+        }
+        if (slashes == 2) {
+            return BackupSnapshotRef.parse(ns, spec);
+        }
+        throw new IllegalArgumentException("invalid snapshot '" + spec
+                + "' (expected <type>/<id>/<time> or a group <type>/<id>, e.g. host/myhost/2024-01-02T03:04:05Z)");
+    }
+
+    /** {@code host/x} or {@code ns a/b: host/x}. */
+    static String describe(BackupGroupRef g) {
+        return g.ns().isRoot() ? g.toString() : "ns " + g.ns() + ": " + g;
+    }
+
+    /** {@code host/x/T} or {@code ns a/b: host/x/T}. */
+    static String describe(BackupSnapshotRef s) {
+        return s.group().ns().isRoot() ? s.toString() : "ns " + s.group().ns() + ": " + s;
+    }
+}

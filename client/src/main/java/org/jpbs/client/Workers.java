@@ -1,0 +1,35 @@
+package org.jpbs.client;
+
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Small helpers shared by the engines: worker pools and rethrowing a worker's failure. */
+public final class Workers {
+    private Workers() {}
+
+    /**
+     * A fixed pool of {@code n} daemon platform threads named {@code prefix-1..n} (CPU work:
+     * hashing, compression). The caller shuts it down.
+     */
+    public static ExecutorService pool(int n, String prefix) {
+        AtomicInteger seq = new AtomicInteger();
+        return Executors.newFixedThreadPool(n,
+                r -> Thread.ofPlatform().daemon().name(prefix + "-" + seq.incrementAndGet()).unstarted(r));
+    }
+
+    /**
+     * Rethrows a failure recorded by a worker: IOExceptions, RuntimeExceptions and Errors as
+     * they are, anything else wrapped in an IOException. Does nothing for {@code null}.
+     */
+    public static void rethrow(Throwable t) throws IOException {
+        switch (t) {
+            case null -> { }
+            case IOException e -> throw e;
+            case RuntimeException e -> throw e;
+            case Error e -> throw e;
+            default -> throw new IOException(t.toString(), t);
+        }
+    }
+}

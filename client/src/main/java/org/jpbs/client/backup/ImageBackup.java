@@ -1,0 +1,256 @@
+package org.jpbs.client.backup;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import org.jpbs.client.ChunkSink;
+import org.jpbs.client.Workers;
+import org.jpbs.client.progress.ProgressListener;
+import org.jpbs.core.FileFormats;
+import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.blob.EncodedChunk;
+import org.jpbs.core.blob.ZeroChunks;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.core.index.FixedIndex;
+import org.jpbs.core.index.FixedIndexBuilder;
+
+/**
+ * Backs up a raw image (a file or block device, read through a {@link FileChannel}) as a fixed
+ * index of equal-sized chunks (spec {@code pbs-formats.md} §3; the last chunk may be shorter and
+ * is hashed over its real length).
+ *
+ * <p>Pipeline: the calling thread reads the image sequentially in slices of {@code chunkSize}
+ * bytes with positional reads; a pool of {@code workers} threads computes SHA-256, detects
+ * all-zero chunks ({@link ZeroChunks}), asks the sink whether the chunk is known (then only
+ * {@link ChunkSink#reuse}), and otherwise compresses it (zstd, kept only if smaller) and calls
+ * {@link ChunkSink#insert}. Each result goes into its own slot of a {@link FixedIndexBuilder};
+ * no lock is held across a chunk. A semaphore of {@code window} permits bounds the chunk
+ * buffers in flight (default {@code 2 * workers + 2}), so memory is about
+ * {@code window * chunkSize} bytes whatever the image size. The zero chunk blob is stored at most
+ * once per run and chunk length.
+ *
+ * <p>Configure with the fluent setters, then call {@link #run}. An instance may be reused but not
+ * shared between concurrent runs.
+ */
+public final class ImageBackup {
+    private int chunkSize = FileFormats.DEFAULT_FIXED_CHUNK_SIZE;
+    private int workers = Runtime.getRuntime().availableProcessors();
+    private int window = -1;
+    private boolean compress = true;
+    private ProgressListener progress = ProgressListener.NONE;
+
+    /** Result of a run: the finished index and the counters. */
+    public record Result(FixedIndex index, BackupStats stats) {}
+
+    /**
+     * Chunk size in bytes: a power of two from 4 KiB to 16 MiB (default 4 MiB; the PBS client
+     * accepts 64 KiB .. 4 MiB).
+     */
+    public ImageBackup chunkSize(int bytes) {
+        if (bytes < 4096 || bytes > FileFormats.MAX_CHUNK_SIZE || Integer.bitCount(bytes) != 1) {
+            throw new IllegalArgumentException("chunk size must be a power of two between 4 KiB and 16 MiB, got " + bytes);
+        }
+        this.chunkSize = bytes;
+        return this;
+    }
+
+    /** Number of hashing/compressing threads, at least 1 (default: available processors). */
+    public ImageBackup workers(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, got " + n);
+        }
+        this.workers = n;
+        return this;
+    }
+
+    /** Chunk buffers in flight, at least 1 (default {@code 2 * workers + 2}). */
+    public ImageBackup window(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("window must be at least 1, got " + n);
+        }
+        this.window = n;
+        return this;
+    }
+
+    /** Whether new chunks are zstd-compressed (default true; kept only if smaller). */
+    public ImageBackup compress(boolean on) {
+        this.compress = on;
+        return this;
+    }
+
+    /** Receives the plaintext bytes of every finished chunk (default: none). */
+    public ImageBackup progress(ProgressListener listener) {
+        this.progress = listener == null ? ProgressListener.NONE : listener;
+        return this;
+    }
+
+    /** The configured chunk size in bytes. */
+    public int chunkSize() {
+        return chunkSize;
+    }
+
+    /** The configured number of workers. */
+    public int workers() {
+        return workers;
+    }
+
+    /** The effective window (chunk buffers in flight). */
+    public int window() {
+        return window > 0 ? window : 2 * workers + 2;
+    }
+
+    /**
+     * Backs up bytes {@code [0, size)} of {@code in}.
+     *
+     * @param in       the image, read with positional reads (its position is not changed)
+     * @param size     image size in bytes (for block devices get it from the OS, not {@code in.size()})
+     * @param sink     where chunks go
+     * @param uuid     uuid written into the index header
+     * @param ctime    creation time written into the index header, epoch seconds
+     * @param resource name of the input for error messages (e.g. the path)
+     * @return the complete index and the counters
+     * @throws IOException if reading fails, the input ends before {@code size}, or the sink fails;
+     *         chunks inserted before the failure stay in the sink
+     * @throws InterruptedIOException if the calling thread is interrupted
+     */
+    public Result run(FileChannel in, long size, ChunkSink sink, UUID uuid, long ctime, String resource)
+            throws IOException {
+        if (size < 0) {
+            throw new IllegalArgumentException(resource + ": negative size " + size);
+        }
+        long start = System.nanoTime();
+        int count = FixedIndex.chunkCount(size, chunkSize);
+        FixedIndexBuilder builder = new FixedIndexBuilder(size, chunkSize);
+        Counters counters = new Counters();
+        int permits = window();
+        Semaphore slots = new Semaphore(permits);
+        ConcurrentLinkedQueue<byte[]> buffers = new ConcurrentLinkedQueue<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Set<Integer> zeroSeen = ConcurrentHashMap.newKeySet();
+        ExecutorService pool = Workers.pool(workers, "jpbs-backup-worker");
+        IOException readError = null;
+        try {
+            try {
+                for (int i = 0; i < count && failure.get() == null; i++) {
+                    slots.acquire();
+                    byte[] buf = buffers.poll();
+                    if (buf == null) {
+                        buf = new byte[chunkSize];
+                    }
+                    long pos = (long) i * chunkSize;
+                    int len = (int) Math.min(chunkSize, size - pos);
+                    try {
+                        readFully(in, buf, len, pos, size, resource);
+                    } catch (IOException e) {
+                        buffers.add(buf);
+                        slots.release();
+                        throw e;
+                    }
+                    int index = i;
+                    byte[] data = buf;
+                    pool.execute(() -> {
+                        try {
+                            Digest d = processChunk(data, len, sink, counters, zeroSeen);
+                            builder.set(index, d);
+                            progress.advance(len);
+                        } catch (Throwable t) {
+                            failure.compareAndSet(null, t);
+                        } finally {
+                            buffers.add(data);
+                            slots.release();
+                        }
+                    });
+                }
+            } catch (IOException e) {
+                readError = e;
+            }
+            slots.acquire(permits); // all in-flight chunks finished
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("backup of " + resource + " interrupted");
+        } finally {
+            pool.shutdown();
+        }
+        if (readError != null) {
+            throw readError;
+        }
+        Workers.rethrow(failure.get());
+        FixedIndex index = builder.build(uuid, ctime);
+        return new Result(index, counters.stats(size, count, System.nanoTime() - start));
+    }
+
+    private Digest processChunk(byte[] data, int len, ChunkSink sink, Counters c, Set<Integer> zeroSeen)
+            throws IOException {
+        if (ZeroChunks.isZero(data, 0, len)) {
+            Digest d = ZeroChunks.digest(len);
+            c.zeroChunks.increment();
+            c.zeroBytes.add(len);
+            if (zeroSeen.add(len)) {
+                if (sink.isKnown(d)) {
+                    sink.reuse(d);
+                } else {
+                    EncodedChunk chunk = new EncodedChunk(d, ZeroChunks.blob(len), len);
+                    if (sink.insert(chunk)) {
+                        c.storedBytes.add(chunk.blob().rawLength());
+                    }
+                }
+            }
+            return d;
+        }
+        Digest d = Digest.sha256(data, 0, len);
+        if (sink.isKnown(d)) {
+            sink.reuse(d);
+            c.reusedChunks.increment();
+            c.reusedBytes.add(len);
+            return d;
+        }
+        DataBlob blob = DataBlob.encode(data, 0, len, compress);
+        if (sink.insert(new EncodedChunk(d, blob, len))) {
+            c.newChunks.increment();
+            c.newBytes.add(len);
+            c.storedBytes.add(blob.rawLength());
+        } else {
+            c.reusedChunks.increment();
+            c.reusedBytes.add(len);
+        }
+        return d;
+    }
+
+    private static void readFully(FileChannel in, byte[] buf, int len, long pos, long size, String resource)
+            throws IOException {
+        ByteBuffer bb = ByteBuffer.wrap(buf, 0, len);
+        while (bb.hasRemaining()) {
+            int n = in.read(bb, pos + bb.position());
+            if (n < 0) {
+                throw new IOException(resource + ": unexpected end of input at byte " + (pos + bb.position())
+                        + " (expected " + size + " bytes; did it shrink during the backup?)");
+            }
+        }
+    }
+
+    /** Thread-safe counters, summed at the end. */
+    private static final class Counters {
+        final LongAdder newChunks = new LongAdder();
+        final LongAdder newBytes = new LongAdder();
+        final LongAdder reusedChunks = new LongAdder();
+        final LongAdder reusedBytes = new LongAdder();
+        final LongAdder zeroChunks = new LongAdder();
+        final LongAdder zeroBytes = new LongAdder();
+        final LongAdder storedBytes = new LongAdder();
+
+        BackupStats stats(long size, int chunks, long nanos) {
+            return new BackupStats(size, chunks, newChunks.sum(), newBytes.sum(), reusedChunks.sum(),
+                    reusedBytes.sum(), zeroChunks.sum(), zeroBytes.sum(), storedBytes.sum(), nanos);
+        }
+    }
+}

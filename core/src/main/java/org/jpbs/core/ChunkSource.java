@@ -1,0 +1,22 @@
+package org.jpbs.core;
+
+import java.io.IOException;
+import org.jpbs.core.digest.Digest;
+
+/**
+ * Anything that can hand out decoded chunks by digest: a local chunk store, a remote reader,
+ * a test map.
+ */
+public interface ChunkSource {
+    /**
+     * Returns the decoded plaintext of a chunk.
+     *
+     * @param digest       the chunk's 32-byte digest
+     * @param expectedSize plaintext length in bytes if known, else -1
+     * @throws org.jpbs.core.errors.MissingChunkException   if the chunk is absent
+     * @throws org.jpbs.core.errors.CorruptDataException    if it fails CRC or decoding
+     * @throws org.jpbs.core.errors.EncryptedDataException  if it is encrypted and no key is at hand
+     * @throws IOException                                  on read errors
+     */
+    byte[] readChunk(Digest digest, int expectedSize) throws IOException;
+}

@@ -1,0 +1,7 @@
+/**
+ * The chunk store: {@code <datastore>/.chunks/XXXX/<64-hex digest>} files holding DataBlobs,
+ * its creation with the 65,536 prefix directories, the PBS insert rules (duplicates, empty
+ * files, encrypted versus plain copies), reads and access-time touches (spec
+ * {@code pbs-formats.md} §6).
+ */
+package org.jpbs.datastore.chunks;

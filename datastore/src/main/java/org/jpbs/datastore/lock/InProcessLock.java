@@ -1,0 +1,58 @@
+package org.jpbs.datastore.lock;
+
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A non-blocking exclusive lock on a path, valid inside this JVM only: used for "one backup
+ * writer per group at a time". Keys are absolute, normalized paths. Unlike old PBS, which
+ * {@code flock}s the group directory itself (spec {@code pbs-formats.md} §7 "Locks"), this
+ * does not exclude other processes: Java cannot lock a directory, and jpbs puts no foreign
+ * lock files into PBS directories.
+ */
+public final class InProcessLock implements AutoCloseable {
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+
+    private final Path key;
+    private boolean released;
+
+    private InProcessLock(Path key) {
+        this.key = key;
+    }
+
+    /**
+     * Takes the lock on {@code path} or fails at once.
+     *
+     * @param path   the locked path (made absolute and normalized)
+     * @param what   for the error message, e.g. {@code "backup group vm/100"}
+     * @param holder for the error message, e.g. {@code "another backup in this process"}
+     * @throws LockedException if the path is already locked in this JVM
+     */
+    public static InProcessLock tryLock(Path path, String what, String holder) throws LockedException {
+        Path key = path.toAbsolutePath().normalize();
+        if (!HELD.add(key)) {
+            throw new LockedException(what, holder);
+        }
+        return new InProcessLock(key);
+    }
+
+    /** True if {@code path} is currently locked in this JVM. */
+    public static boolean isLocked(Path path) {
+        return HELD.contains(path.toAbsolutePath().normalize());
+    }
+
+    /** The locked path. */
+    public Path path() {
+        return key;
+    }
+
+    /** Releases the lock; calling it again does nothing. */
+    @Override
+    public synchronized void close() {
+        if (!released) {
+            released = true;
+            HELD.remove(key);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package org.jpbs.datastore.os;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+
+/**
+ * Access-time updates that leave the modification time alone, as the chunk store and
+ * garbage collection need them (spec {@code pbs-formats.md} §6: "touch" = set atime to now
+ * with {@code utimensat}, mtime untouched; {@code pbs-datastore-ops.md} §1.4 marks chunks
+ * this way).
+ *
+ * <p>Uses {@code utimensat(AT_FDCWD, path, {atime, {0, UTIME_OMIT}}, 0)} through the FFM API.
+ * When native access is unavailable it falls back to
+ * {@link BasicFileAttributeView#setTimes} with a {@code null} mtime, which the JDK implements
+ * by re-reading the current mtime (a small race with concurrent writers; good enough for a
+ * fallback). Thread-safe, no state.
+ */
+public final class FileTimes {
+    private FileTimes() {}
+
+    /** True if the FFM binding to libc works (false: the pure-Java fallback is used). */
+    public static boolean nativeAvailable() {
+        return Native.AVAILABLE;
+    }
+
+    /**
+     * Sets the access time of {@code path} to now and leaves its modification time unchanged.
+     * Follows symlinks.
+     *
+     * @throws java.nio.file.NoSuchFileException if the file does not exist
+     * @throws IOException on any other failure (message names the path and the errno text)
+     */
+    public static void touchAtime(Path path) throws IOException {
+        if (Native.AVAILABLE) {
+            utimensat(path, 0, Native.UTIME_NOW);
+        } else {
+            Files.getFileAttributeView(path, BasicFileAttributeView.class)
+                    .setTimes(null, FileTime.from(Instant.now()), null);
+        }
+    }
+
+    /**
+     * Sets the access time of {@code path} to {@code atime} (nanosecond precision where the
+     * file system has it) and leaves its modification time unchanged. Used by tests and by
+     * tools that need to age chunks.
+     *
+     * @throws java.nio.file.NoSuchFileException if the file does not exist
+     * @throws IOException on any other failure
+     */
+    public static void setAtime(Path path, Instant atime) throws IOException {
+        if (Native.AVAILABLE) {
+            utimensat(path, atime.getEpochSecond(), atime.getNano());
+        } else {
+            Files.getFileAttributeView(path, BasicFileAttributeView.class)
+                    .setTimes(null, FileTime.from(atime), null);
+        }
+    }
+
+    private static void utimensat(Path path, long atimeSec, long atimeNsec) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = Native.captureSegment(arena);
+            MemorySegment cpath = arena.allocateFrom(path.toAbsolutePath().toString());
+            // struct timespec times[2] = { {atime}, {0, UTIME_OMIT} }: four longs on 64-bit Linux
+            MemorySegment times = arena.allocate(ValueLayout.JAVA_LONG, 4);
+            times.setAtIndex(ValueLayout.JAVA_LONG, 0, atimeSec);
+            times.setAtIndex(ValueLayout.JAVA_LONG, 1, atimeNsec);
+            times.setAtIndex(ValueLayout.JAVA_LONG, 2, 0);
+            times.setAtIndex(ValueLayout.JAVA_LONG, 3, Native.UTIME_OMIT);
+            int rc = (int) Native.UTIMENSAT.invokeExact(capture, Native.AT_FDCWD, cpath, times, 0);
+            if (rc != 0) {
+                throw Native.error("utimensat", path, Native.errno(capture));
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException(path + ": utimensat call failed: " + t, t);
+        }
+    }
+}

@@ -1,0 +1,388 @@
+package org.jpbs.datastore.snapshot;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.chunks.ChunkStore;
+import org.jpbs.datastore.chunks.SyncLevel;
+import org.jpbs.datastore.lock.InProcessLock;
+import org.jpbs.datastore.os.AtomicFiles;
+
+/**
+ * A datastore on the local file system, laid out exactly as PBS lays it out (spec
+ * {@code pbs-formats.md} §6, §7): chunk store, namespaces, groups with owner, snapshots.
+ * Listings are lenient: names that are not namespaces, types, safe ids or snapshot times
+ * (hidden entries, jpbs temp dirs, {@code .gc-status}, {@code notes}, foreign files) are skipped.
+ * Thread-safe; instances are cheap and hold no open files.
+ */
+public final class Datastore {
+    /** Temp directories older than this are removed by {@link #cleanupStaleTempDirs()}. */
+    public static final Duration STALE_TEMP_AGE = Duration.ofHours(24);
+
+    private final Path root;
+    private final ChunkStore chunks;
+
+    private Datastore(ChunkStore chunks) {
+        this.root = chunks.root();
+        this.chunks = chunks;
+    }
+
+    /**
+     * Creates a datastore skeleton ({@link ChunkStore#create}) and opens it.
+     *
+     * @throws IOException if the path is a file, a non-empty directory or already a datastore
+     */
+    public static Datastore create(Path root, SyncLevel syncLevel) throws IOException {
+        return new Datastore(ChunkStore.create(root, syncLevel));
+    }
+
+    /** Opens with the default sync level ({@link SyncLevel#DEFAULT}). See {@link #open(Path, SyncLevel)}. */
+    public static Datastore open(Path root) throws IOException {
+        return open(root, SyncLevel.DEFAULT);
+    }
+
+    /**
+     * Opens an existing datastore.
+     *
+     * @throws IOException {@code "not a datastore: <path> (no .chunks directory)"}
+     */
+    public static Datastore open(Path root, SyncLevel syncLevel) throws IOException {
+        return new Datastore(ChunkStore.open(root, syncLevel));
+    }
+
+    /** Opens the datastore at {@code root}, creating it if there is no {@code .chunks} directory yet. */
+    public static Datastore openOrCreate(Path root) throws IOException {
+        return openOrCreate(root, SyncLevel.DEFAULT);
+    }
+
+    /** As {@link #openOrCreate(Path)} with a sync level. */
+    public static Datastore openOrCreate(Path root, SyncLevel syncLevel) throws IOException {
+        if (Files.isDirectory(root.resolve(".chunks"))) {
+            return open(root, syncLevel);
+        }
+        return create(root, syncLevel);
+    }
+
+    /** The datastore root (absolute). */
+    public Path root() {
+        return root;
+    }
+
+    /** The chunk store. */
+    public ChunkStore chunkStore() {
+        return chunks;
+    }
+
+    /** The sync level used for writes. */
+    public SyncLevel syncLevel() {
+        return chunks.syncLevel();
+    }
+
+    /** Directory of a namespace (may not exist). */
+    public Path namespaceDir(BackupNamespace ns) {
+        return DatastoreLayout.namespaceDir(root, ns);
+    }
+
+    /** Directory of a group (may not exist). */
+    public Path groupDir(BackupGroupRef group) {
+        return DatastoreLayout.groupDir(root, group);
+    }
+
+    /** Directory of a snapshot (may not exist). */
+    public Path snapshotDir(BackupSnapshotRef snapshot) {
+        return DatastoreLayout.snapshotDir(root, snapshot);
+    }
+
+    // ---- namespaces --------------------------------------------------------------------
+
+    /** Every namespace, recursively, root first, then depth-first in name order. */
+    public List<BackupNamespace> listNamespaces() throws IOException {
+        List<BackupNamespace> out = new ArrayList<>();
+        collectNamespaces(BackupNamespace.ROOT, out);
+        return out;
+    }
+
+    private void collectNamespaces(BackupNamespace ns, List<BackupNamespace> out) throws IOException {
+        out.add(ns);
+        if (ns.depth() >= BackupNamespace.MAX_DEPTH) {
+            return;
+        }
+        for (String name : subdirNames(namespaceDir(ns).resolve(DatastoreLayout.NS_DIR))) {
+            if (!DatastoreLayout.isSafeId(name)) {
+                continue;
+            }
+            BackupNamespace child;
+            try {
+                child = ns.child(name);
+            } catch (IllegalArgumentException e) {
+                continue; // too long
+            }
+            collectNamespaces(child, out);
+        }
+    }
+
+    /** True if the namespace directory exists (the root always does). */
+    public boolean namespaceExists(BackupNamespace ns) {
+        return Files.isDirectory(namespaceDir(ns));
+    }
+
+    /** Creates the namespace directories ({@code ns/<a>/ns/<b>}, missing levels included); no-op if present. */
+    public void createNamespace(BackupNamespace ns) throws IOException {
+        Files.createDirectories(namespaceDir(ns));
+    }
+
+    // ---- groups and snapshots ------------------------------------------------------------
+
+    /** The groups of one namespace (not recursive), sorted by type then id. Empty if the namespace is absent. */
+    public List<BackupGroupRef> listGroups(BackupNamespace ns) throws IOException {
+        List<BackupGroupRef> out = new ArrayList<>();
+        Path nsDir = namespaceDir(ns);
+        for (String typeName : subdirNames(nsDir)) {
+            var type = DatastoreLayout.typeOfDir(typeName);
+            if (type.isEmpty()) {
+                continue;
+            }
+            for (String id : subdirNames(nsDir.resolve(typeName))) {
+                if (DatastoreLayout.isSafeId(id)) {
+                    out.add(new BackupGroupRef(ns, type.get(), id));
+                }
+            }
+        }
+        out.sort(Comparator.comparing((BackupGroupRef g) -> g.type().text()).thenComparing(BackupGroupRef::id));
+        return out;
+    }
+
+    /**
+     * The snapshots of a group, oldest first. Reads every manifest; a manifest that cannot be
+     * read gives a finished snapshot with no files. Empty if the group does not exist.
+     */
+    public List<SnapshotInfo> listSnapshots(BackupGroupRef group) throws IOException {
+        List<SnapshotInfo> out = new ArrayList<>();
+        for (BackupSnapshotRef ref : snapshotRefs(group)) {
+            Path dir = snapshotDir(ref);
+            Path manifestPath = dir.resolve(DatastoreLayout.MANIFEST);
+            boolean finished = Files.isRegularFile(manifestPath);
+            List<FileEntry> files = List.of();
+            if (finished) {
+                try {
+                    files = readManifest(manifestPath).files();
+                } catch (IOException e) {
+                    files = List.of();
+                }
+            }
+            long total = 0;
+            for (FileEntry f : files) {
+                total += f.size();
+            }
+            boolean prot = Files.exists(dir.resolve(DatastoreLayout.PROTECTED), LinkOption.NOFOLLOW_LINKS);
+            out.add(new SnapshotInfo(ref, finished, prot, files, total));
+        }
+        return out;
+    }
+
+    /** Snapshot references of a group (finished or not), oldest first, without reading manifests. */
+    List<BackupSnapshotRef> snapshotRefs(BackupGroupRef group) throws IOException {
+        List<BackupSnapshotRef> out = new ArrayList<>();
+        for (String name : subdirNames(groupDir(group))) {
+            DatastoreLayout.timeOfDir(name).ifPresent(t -> out.add(new BackupSnapshotRef(group, t)));
+        }
+        out.sort(Comparator.comparingLong(BackupSnapshotRef::time));
+        return out;
+    }
+
+    /** The newest snapshot of the group that has a manifest. */
+    public Optional<BackupSnapshotRef> lastFinishedSnapshot(BackupGroupRef group) throws IOException {
+        List<BackupSnapshotRef> refs = snapshotRefs(group);
+        for (int i = refs.size() - 1; i >= 0; i--) {
+            if (Files.isRegularFile(snapshotDir(refs.get(i)).resolve(DatastoreLayout.MANIFEST))) {
+                return Optional.of(refs.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The group's owner (the {@code owner} file without its trailing newline), e.g. {@code root@pam}.
+     *
+     * @throws NoSuchFileException if the group or its owner file does not exist
+     */
+    public String owner(BackupGroupRef group) throws IOException {
+        String s = Files.readString(groupDir(group).resolve(DatastoreLayout.OWNER), StandardCharsets.UTF_8);
+        int nl = s.indexOf('\n');
+        return (nl >= 0 ? s.substring(0, nl) : s).trim();
+    }
+
+    /**
+     * Opens a finished snapshot for reading (reads and parses its manifest).
+     *
+     * @throws NoSuchFileException if the snapshot does not exist
+     * @throws IOException         if it is unfinished or the manifest is unreadable
+     */
+    public SnapshotReader openSnapshot(BackupSnapshotRef ref) throws IOException {
+        return SnapshotReader.open(this, ref);
+    }
+
+    /**
+     * Starts writing a new snapshot; see {@link SnapshotWriter} for the checks and the protocol.
+     *
+     * @param owner Authid of the writer, e.g. {@code root@pam} or {@code user@pbs!token}
+     */
+    public SnapshotWriter beginSnapshot(BackupSnapshotRef ref, String owner) throws IOException {
+        return SnapshotWriter.begin(this, ref, owner);
+    }
+
+    static BackupManifest readManifest(Path manifestPath) throws IOException {
+        String resource = manifestPath.toString();
+        return BackupManifest.fromBlob(DataBlob.wrap(Files.readAllBytes(manifestPath), resource), resource);
+    }
+
+    // ---- protection and removal ------------------------------------------------------------
+
+    /** True if the snapshot has the {@code .protected} marker. */
+    public boolean isProtected(BackupSnapshotRef ref) {
+        return Files.exists(snapshotDir(ref).resolve(DatastoreLayout.PROTECTED), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * Sets or clears the {@code .protected} marker (an empty file).
+     *
+     * @throws NoSuchFileException if the snapshot does not exist
+     */
+    public void setProtected(BackupSnapshotRef ref, boolean protect) throws IOException {
+        Path dir = snapshotDir(ref);
+        if (!Files.isDirectory(dir)) {
+            throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " not found");
+        }
+        Path marker = dir.resolve(DatastoreLayout.PROTECTED);
+        if (protect) {
+            if (!Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createFile(marker, AtomicFiles.FILE_0644);
+            }
+        } else {
+            Files.deleteIfExists(marker);
+        }
+    }
+
+    /**
+     * Removes a snapshot (for forget and prune). The directory is first renamed to a hidden
+     * {@code .tmp-removing-*} name, so it vanishes from listings at once, then deleted. If it
+     * was the group's last snapshot and no writer in this process holds the group, the group
+     * directory is removed too (with {@code owner} and {@code notes}).
+     *
+     * @throws NoSuchFileException if the snapshot does not exist
+     * @throws IOException         {@code "cannot remove protected snapshot <ref>"} if protected, or on I/O errors
+     */
+    public void removeSnapshot(BackupSnapshotRef ref) throws IOException {
+        Path dir = snapshotDir(ref);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " not found");
+        }
+        if (isProtected(ref)) {
+            throw new IOException("cannot remove protected snapshot " + ref);
+        }
+        Path hidden = dir.resolveSibling(DatastoreLayout.TMP_PREFIX + "removing-" + ref.timeString() + "-"
+                + AtomicFiles.randomSuffix(8));
+        Files.move(dir, hidden, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFiles.deleteTree(hidden);
+        removeGroupIfEmpty(ref.group());
+    }
+
+    private void removeGroupIfEmpty(BackupGroupRef group) throws IOException {
+        Path gdir = groupDir(group);
+        try (InProcessLock _ = InProcessLock.tryLock(gdir, "backup group " + group, "a backup writer")) {
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(gdir)) {
+                for (Path p : ds) {
+                    String n = p.getFileName().toString();
+                    if (!n.equals(DatastoreLayout.OWNER) && !n.equals(DatastoreLayout.NOTES)) {
+                        return; // snapshots, temp dirs of a writer elsewhere, or foreign files: keep the group
+                    }
+                }
+            }
+            Files.deleteIfExists(gdir.resolve(DatastoreLayout.OWNER));
+            Files.deleteIfExists(gdir.resolve(DatastoreLayout.NOTES));
+            try {
+                Files.delete(gdir);
+            } catch (DirectoryNotEmptyException e) {
+                // something appeared meanwhile; leave it
+            }
+        } catch (org.jpbs.datastore.lock.LockedException e) {
+            // a writer is about to add a snapshot: the group stays
+        }
+    }
+
+    /** {@link #cleanupStaleTempDirs(Duration)} with {@link #STALE_TEMP_AGE} (24 h). */
+    public int cleanupStaleTempDirs() throws IOException {
+        return cleanupStaleTempDirs(STALE_TEMP_AGE);
+    }
+
+    /**
+     * Removes hidden {@code .tmp-*} directories in group directories whose modification time is
+     * older than {@code maxAge}: leftovers of writers or removals that crashed. Groups with an
+     * active writer in this process are skipped; writers in other processes are assumed to
+     * finish within {@code maxAge}.
+     *
+     * @return number of directories removed
+     */
+    public int cleanupStaleTempDirs(Duration maxAge) throws IOException {
+        Instant cutoff = Instant.now().minus(maxAge);
+        int removed = 0;
+        for (BackupNamespace ns : listNamespaces()) {
+            for (BackupGroupRef g : listGroups(ns)) {
+                Path gdir = groupDir(g);
+                if (InProcessLock.isLocked(gdir)) {
+                    continue;
+                }
+                for (String name : subdirNames(gdir)) {
+                    if (!name.startsWith(DatastoreLayout.TMP_PREFIX)) {
+                        continue;
+                    }
+                    Path p = gdir.resolve(name);
+                    if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(cutoff)) {
+                        AtomicFiles.deleteTree(p);
+                        removed++;
+                    }
+                }
+            }
+        }
+        return removed;
+    }
+
+    /** Names of the subdirectories of {@code dir} (symlinks not followed), sorted; empty if it does not exist. */
+    static List<String> subdirNames(Path dir) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    out.add(p.getFileName().toString());
+                }
+            }
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            return out;
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "Datastore[" + root + "]";
+    }
+}

@@ -1,0 +1,409 @@
+package org.jpbs.datastore.snapshot;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.jpbs.core.api.ArchiveName;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.core.index.DynamicIndex;
+import org.jpbs.core.index.FixedIndex;
+import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.core.manifest.CryptMode;
+import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.chunks.SyncLevel;
+import org.jpbs.datastore.lock.DatastoreLock;
+import org.jpbs.datastore.lock.InProcessLock;
+import org.jpbs.datastore.os.AtomicFiles;
+import org.jpbs.datastore.os.FsSync;
+
+/**
+ * Writes one new snapshot so that it becomes visible only complete (spec
+ * {@code pbs-formats.md} §7, §8). Created by {@link Datastore#beginSnapshot}, which:
+ * takes the shared datastore lock ({@link DatastoreLock}, held until commit or abort) and the
+ * in-process group lock (one writer per group; other processes are not excluded); requires the
+ * namespace to exist ({@code "namespace not found"}); creates the group directory and its
+ * {@code owner} file ({@code "<authid>\n"}, O_EXCL) if the group is new, else requires the
+ * same owner ({@code "backup owner check failed (<requested> != <owner>)"}); requires the time
+ * to be newer than the last finished snapshot ({@code "backup timestamp is older than last
+ * backup."}, also for equal times) and the snapshot not to exist.
+ *
+ * <p>Files go into a hidden {@code <group>/.tmp-<time>-<random>} directory (ignored by PBS and
+ * jpbs listings), each through temp file + rename. {@link #commit} writes
+ * {@code index.json.blob}, syncs per {@link SyncLevel} and renames the directory to its final
+ * name. {@link #close()} without commit deletes the temp directory, and the group (and type
+ * directory) if this writer created them. A crash leaves only the hidden directory, which
+ * {@link Datastore#cleanupStaleTempDirs()} removes later. Methods are synchronized.
+ */
+public final class SnapshotWriter implements AutoCloseable {
+    private static final Pattern AUTHID = Pattern.compile(
+            "[^\\s:/@!]+@[A-Za-z0-9_][A-Za-z0-9._\\-]*(![A-Za-z0-9_][A-Za-z0-9._\\-]*)?");
+
+    private enum State { OPEN, COMMITTED, ABORTED }
+
+    private final Datastore ds;
+    private final BackupSnapshotRef ref;
+    private final String owner;
+    private final Path groupDir;
+    private final Path finalDir;
+    private final Map<String, FileEntry> entries = new LinkedHashMap<>();
+    private final List<String> extraFiles = new ArrayList<>();
+    private DatastoreLock dsLock;
+    private InProcessLock groupLock;
+    private Path tmpDir;
+    private boolean createdGroup;
+    private boolean createdTypeDir;
+    private State state = State.OPEN;
+
+    private SnapshotWriter(Datastore ds, BackupSnapshotRef ref, String owner) {
+        this.ds = ds;
+        this.ref = ref;
+        this.owner = owner;
+        this.groupDir = ds.groupDir(ref.group());
+        this.finalDir = ds.snapshotDir(ref);
+    }
+
+    static SnapshotWriter begin(Datastore ds, BackupSnapshotRef ref, String owner) throws IOException {
+        Objects.requireNonNull(ref, "ref");
+        if (owner == null || !AUTHID.matcher(owner).matches()) {
+            throw new IllegalArgumentException("invalid owner '" + owner + "' (expected user@realm or user@realm!token)");
+        }
+        SnapshotWriter w = new SnapshotWriter(ds, ref, owner);
+        try {
+            w.setup();
+            return w;
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                w.abort();
+            } catch (IOException | RuntimeException e2) {
+                e.addSuppressed(e2);
+            }
+            throw e;
+        }
+    }
+
+    private void setup() throws IOException {
+        dsLock = DatastoreLock.shared(ds.root());
+        String group = ref.group().relativePath();
+        groupLock = InProcessLock.tryLock(groupDir, "backup group " + group, "another backup in this process");
+        if (!ds.namespaceExists(ref.group().ns())) {
+            throw new IOException("namespace not found");
+        }
+        createGroupDir();
+        Path ownerFile = groupDir.resolve(DatastoreLayout.OWNER);
+        String current = createdGroup ? null : readOwner(ownerFile);
+        if (current == null && !writeOwner(ownerFile)) {
+            current = readOwner(ownerFile); // created concurrently by someone else
+        }
+        if (current != null && !current.equals(owner)) {
+            throw new IOException("backup owner check failed (" + owner + " != " + current + ")");
+        }
+        Optional<BackupSnapshotRef> last = ds.lastFinishedSnapshot(ref.group());
+        if (last.isPresent() && ref.time() <= last.get().time()) {
+            throw new IOException("backup timestamp is older than last backup.");
+        }
+        if (Files.exists(finalDir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("backup snapshot " + ref.relativePath() + " already exists");
+        }
+        Path t = groupDir.resolve(DatastoreLayout.TMP_PREFIX + ref.timeString() + "-" + AtomicFiles.randomSuffix(8));
+        Files.createDirectory(t);
+        tmpDir = t;
+    }
+
+    private void createGroupDir() throws IOException {
+        Path typeDir = groupDir.getParent();
+        for (int attempt = 0; !Files.isDirectory(groupDir); attempt++) {
+            try {
+                if (!Files.isDirectory(typeDir)) {
+                    try {
+                        Files.createDirectory(typeDir);
+                        createdTypeDir = true;
+                    } catch (FileAlreadyExistsException e) {
+                        // created concurrently
+                    }
+                }
+                Files.createDirectory(groupDir);
+                createdGroup = true;
+            } catch (FileAlreadyExistsException e) {
+                return;
+            } catch (NoSuchFileException e) {
+                if (attempt >= 3) {
+                    throw e; // the type directory keeps vanishing under us
+                }
+            }
+        }
+    }
+
+    private static String readOwner(Path ownerFile) throws IOException {
+        try {
+            String s = Files.readString(ownerFile, StandardCharsets.UTF_8);
+            int nl = s.indexOf('\n');
+            return (nl >= 0 ? s.substring(0, nl) : s).trim();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /** Creates the owner file with O_EXCL; false if it already exists. */
+    private boolean writeOwner(Path ownerFile) throws IOException {
+        try (SeekableByteChannel ch = Files.newByteChannel(ownerFile,
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), AtomicFiles.FILE_0644)) {
+            ByteBuffer b = ByteBuffer.wrap((owner + "\n").getBytes(StandardCharsets.UTF_8));
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        }
+    }
+
+    /** The snapshot being written. */
+    public BackupSnapshotRef ref() {
+        return ref;
+    }
+
+    /** The directory files are written to now: the hidden temp directory until commit, then the final one. */
+    public synchronized Path dir() {
+        return state == State.COMMITTED ? finalDir : tmpDir;
+    }
+
+    /** The manifest entries collected so far, in the order the files were added. */
+    public synchronized List<FileEntry> files() {
+        return List.copyOf(entries.values());
+    }
+
+    /**
+     * Adds a blob file. Its manifest entry gets size = encoded length, csum = SHA-256 of the
+     * encoded bytes, crypt mode {@code encrypt} if the blob is encrypted, else {@code none}.
+     * {@code client.log.blob} is written but, as in PBS, not listed in the manifest.
+     *
+     * @throws IllegalArgumentException if the name is invalid, not {@code .blob}, {@code index.json.blob}, or already added
+     * @throws org.jpbs.core.errors.CorruptDataException if the blob's CRC is wrong
+     */
+    public synchronized void addBlob(String serverName, DataBlob blob) throws IOException {
+        checkName(serverName, ".blob");
+        if (DatastoreLayout.MANIFEST.equals(serverName)) {
+            throw new IllegalArgumentException("'" + serverName + "' is written by commit(), not addBlob()");
+        }
+        blob.verifyCrc(serverName);
+        byte[] raw = blob.raw();
+        writeFile(serverName, raw);
+        if (DatastoreLayout.CLIENT_LOG.equals(serverName)) {
+            extraFiles.add(serverName);
+        } else {
+            CryptMode mode = blob.isEncrypted() ? CryptMode.ENCRYPT : CryptMode.NONE;
+            entries.put(serverName, new FileEntry(serverName, mode, raw.length, Digest.sha256(raw)));
+        }
+    }
+
+    /** {@link #addFixedIndex(String, FixedIndex, CryptMode)} with crypt mode {@code none}. */
+    public void addFixedIndex(String serverName, FixedIndex idx) throws IOException {
+        addFixedIndex(serverName, idx, CryptMode.NONE);
+    }
+
+    /**
+     * Adds a fixed index; its manifest entry gets size = image size, csum = index csum (§3).
+     *
+     * @throws IllegalArgumentException if the name is invalid, not {@code .fidx}, or already added
+     */
+    public synchronized void addFixedIndex(String serverName, FixedIndex idx, CryptMode mode) throws IOException {
+        checkName(serverName, ".fidx");
+        writeFile(serverName, idx.encode());
+        entries.put(serverName, new FileEntry(serverName, mode, idx.size(), idx.computeCsum()));
+    }
+
+    /** {@link #addDynamicIndex(String, DynamicIndex, CryptMode)} with crypt mode {@code none}. */
+    public void addDynamicIndex(String serverName, DynamicIndex idx) throws IOException {
+        addDynamicIndex(serverName, idx, CryptMode.NONE);
+    }
+
+    /**
+     * Adds a dynamic index; its manifest entry gets size = archive size, csum = index csum (§4).
+     *
+     * @throws IllegalArgumentException if the name is invalid, not {@code .didx}, or already added
+     */
+    public synchronized void addDynamicIndex(String serverName, DynamicIndex idx, CryptMode mode) throws IOException {
+        checkName(serverName, ".didx");
+        writeFile(serverName, idx.encode());
+        entries.put(serverName, new FileEntry(serverName, mode, idx.size(), idx.computeCsum()));
+    }
+
+    private void checkName(String serverName, String ext) {
+        ensureOpen();
+        ArchiveName.checkServerName(serverName);
+        if (!serverName.endsWith(ext)) {
+            throw new IllegalArgumentException("archive name '" + serverName + "' must end in " + ext);
+        }
+        if (entries.containsKey(serverName) || extraFiles.contains(serverName)) {
+            throw new IllegalArgumentException("archive '" + serverName + "' was already added to snapshot " + ref);
+        }
+    }
+
+    private void writeFile(String serverName, byte[] data) throws IOException {
+        AtomicFiles.replaceFile(tmpDir.resolve(serverName), data, ds.syncLevel() == SyncLevel.FILE);
+    }
+
+    private void ensureOpen() {
+        if (state != State.OPEN) {
+            throw new IllegalStateException("snapshot writer for " + ref + " is already "
+                    + (state == State.COMMITTED ? "committed" : "closed"));
+        }
+    }
+
+    /**
+     * Finishes the snapshot: if {@code manifest} lists no files, the collected entries are
+     * added to it (in add order); otherwise its list must name exactly the added files with
+     * matching size and csum (its crypt modes win). Writes {@code index.json.blob}, syncs
+     * (FILE: every file and directory; FILESYSTEM: {@code syncfs}), renames the temp directory
+     * to the snapshot name and releases the locks.
+     *
+     * @return the committed snapshot
+     * @throws IllegalArgumentException if the manifest is for another snapshot
+     * @throws IOException if no files were added ({@code "backup does not contain valid files (file count == 0)"}),
+     *                     the manifest does not match the files, the snapshot appeared meanwhile, or on I/O errors;
+     *                     the writer then stays open and {@link #close()} aborts it
+     */
+    public synchronized BackupSnapshotRef commit(BackupManifest manifest) throws IOException {
+        ensureOpen();
+        if (manifest.backupType() != ref.group().type() || !manifest.backupId().equals(ref.group().id())
+                || manifest.backupTime() != ref.time()) {
+            throw new IllegalArgumentException("manifest is for " + manifest.backupType().text() + "/"
+                    + manifest.backupId() + "/" + BackupSnapshotRef.formatTime(manifest.backupTime())
+                    + ", but this writer writes " + ref);
+        }
+        if (manifest.files().isEmpty()) {
+            if (entries.isEmpty()) {
+                throw new IOException("backup does not contain valid files (file count == 0)");
+            }
+            entries.values().forEach(manifest::addFile);
+        } else {
+            checkManifestFiles(manifest);
+        }
+        SyncLevel sync = ds.syncLevel();
+        AtomicFiles.replaceFile(tmpDir.resolve(DatastoreLayout.MANIFEST), manifest.toBlob().raw(), sync == SyncLevel.FILE);
+        if (sync == SyncLevel.FILESYSTEM) {
+            ds.chunkStore().syncFilesystem();
+        }
+        if (Files.exists(finalDir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("backup snapshot " + ref.relativePath() + " already exists");
+        }
+        Files.move(tmpDir, finalDir, StandardCopyOption.ATOMIC_MOVE);
+        state = State.COMMITTED;
+        try {
+            if (sync != SyncLevel.NONE) {
+                FsSync.fsyncDirectory(groupDir);
+                if (createdGroup) {
+                    FsSync.fsyncDirectory(groupDir.getParent());
+                }
+            }
+        } finally {
+            release();
+        }
+        return ref;
+    }
+
+    private void checkManifestFiles(BackupManifest manifest) throws IOException {
+        for (FileEntry m : manifest.files()) {
+            FileEntry w = entries.get(m.filename());
+            if (w == null) {
+                throw new IOException("manifest lists '" + m.filename() + "', which was not added to snapshot " + ref);
+            }
+            if (w.size() != m.size() || !w.csum().equals(m.csum())) {
+                throw new IOException("manifest entry '" + m.filename() + "' (size " + m.size() + ", csum "
+                        + m.csum().hex() + ") does not match the added file (size " + w.size() + ", csum "
+                        + w.csum().hex() + ")");
+            }
+        }
+        for (String name : entries.keySet()) {
+            if (manifest.file(name).isEmpty()) {
+                throw new IOException("archive '" + name + "' was added but is not listed in the manifest");
+            }
+        }
+    }
+
+    /**
+     * Discards the snapshot: deletes the temp directory, and the group directory (with its
+     * owner file) and the type directory if this writer created them and they are empty now.
+     * Releases the locks. Does nothing after commit or a previous abort.
+     */
+    public synchronized void abort() throws IOException {
+        if (state != State.OPEN) {
+            return;
+        }
+        state = State.ABORTED;
+        try {
+            if (tmpDir != null) {
+                AtomicFiles.deleteTree(tmpDir);
+            }
+            if (createdGroup) {
+                removeCreatedGroup();
+            }
+        } finally {
+            release();
+        }
+    }
+
+    private void removeCreatedGroup() throws IOException {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(groupDir)) {
+            for (Path p : s) {
+                if (!p.getFileName().toString().equals(DatastoreLayout.OWNER)) {
+                    return; // someone else wrote into the group meanwhile
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        Files.deleteIfExists(groupDir.resolve(DatastoreLayout.OWNER));
+        try {
+            Files.deleteIfExists(groupDir);
+            if (createdTypeDir) {
+                Files.deleteIfExists(groupDir.getParent());
+            }
+        } catch (DirectoryNotEmptyException e) {
+            // another group or writer appeared: leave it
+        }
+    }
+
+    private void release() throws IOException {
+        if (groupLock != null) {
+            groupLock.close();
+            groupLock = null;
+        }
+        if (dsLock != null) {
+            DatastoreLock l = dsLock;
+            dsLock = null;
+            l.close();
+        }
+    }
+
+    /** Aborts unless committed (see {@link #abort()}). */
+    @Override
+    public void close() throws IOException {
+        abort();
+    }
+
+    @Override
+    public String toString() {
+        return "SnapshotWriter[" + ref.relativePath() + ", " + state + "]";
+    }
+}

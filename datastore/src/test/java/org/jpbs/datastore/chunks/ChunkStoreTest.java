@@ -1,0 +1,220 @@
+package org.jpbs.datastore.chunks;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.core.errors.CorruptDataException;
+import org.jpbs.core.errors.EncryptedDataException;
+import org.jpbs.core.errors.MissingChunkException;
+import org.jpbs.datastore.TestData;
+import org.jpbs.datastore.os.FileTimes;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChunkStoreTest {
+    @TempDir
+    static Path tmp;
+    static ChunkStore store;
+
+    @BeforeAll
+    static void createStore() throws IOException {
+        store = ChunkStore.create(tmp.resolve("ds"), SyncLevel.FILE);
+    }
+
+    private static BasicFileAttributes attrs(Path p) throws IOException {
+        return Files.readAttributes(p, BasicFileAttributes.class);
+    }
+
+    private static long tmpFilesIn(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().contains(".tmp_")).count();
+        }
+    }
+
+    @Test
+    void insertNewAndReadBack() throws IOException {
+        byte[] data = "hello chunk store, hello chunk store, hello chunk store".getBytes();
+        DataBlob blob = DataBlob.encode(data, 0, data.length, true);
+        Digest d = Digest.sha256(data);
+        ChunkStore.InsertResult r = store.insert(d, blob);
+        assertFalse(r.duplicate());
+        assertEquals(blob.rawLength(), r.storedBytes());
+        Path p = store.chunkPath(d);
+        assertEquals(tmp.resolve("ds/.chunks").resolve(d.hex().substring(0, 4)).resolve(d.hex()), p);
+        assertArrayEquals(blob.raw(), Files.readAllBytes(p));
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(p)));
+        assertEquals(0, tmpFilesIn(p.getParent()));
+        assertTrue(store.exists(d));
+        assertArrayEquals(blob.raw(), store.read(d).raw());
+        assertArrayEquals(data, store.readChunk(d, data.length));
+        assertArrayEquals(data, store.readChunk(d, -1));
+    }
+
+    @Test
+    void duplicateTouchesAtimeButNotMtime() throws IOException {
+        DataBlob blob = TestData.plainBlob(2, 1000);
+        Digest d = TestData.digest(2);
+        store.insert(d, blob);
+        Path p = store.chunkPath(d);
+        Instant oldMtime = Instant.parse("2022-01-01T00:00:00Z");
+        Instant oldAtime = Instant.parse("2022-02-01T00:00:00Z");
+        Files.setLastModifiedTime(p, FileTime.from(oldMtime));
+        FileTimes.setAtime(p, oldAtime);
+        assertEquals(oldAtime, attrs(p).lastAccessTime().toInstant());
+
+        ChunkStore.InsertResult r = store.insert(d, blob);
+        assertTrue(r.duplicate());
+        assertEquals(blob.rawLength(), r.storedBytes());
+        assertTrue(attrs(p).lastAccessTime().toInstant().isAfter(Instant.now().minusSeconds(600)),
+                "atime moved to now");
+        assertEquals(oldMtime, attrs(p).lastModifiedTime().toInstant(), "mtime unchanged");
+    }
+
+    @Test
+    void zeroByteFileIsAbsentAndGetsOverwritten() throws IOException {
+        DataBlob blob = TestData.plainBlob(3, 500);
+        Digest d = TestData.digest(3);
+        Path p = store.chunkPath(d);
+        Files.createFile(p);
+        assertFalse(store.exists(d));
+        assertThrows(MissingChunkException.class, () -> store.read(d));
+        assertTrue(store.touch(d), "touch reports an existing (even empty) file");
+        ChunkStore.InsertResult r = store.insert(d, blob);
+        assertFalse(r.duplicate());
+        assertArrayEquals(blob.raw(), Files.readAllBytes(p));
+    }
+
+    @Test
+    void encryptedIncomingRules() throws IOException {
+        // existing unencrypted, incoming encrypted of another size: refused, file kept
+        Digest d1 = TestData.digest(40);
+        DataBlob plain = TestData.plainBlob(40, 300);
+        store.insert(d1, plain);
+        IOException e = assertThrows(IOException.class, () -> store.insert(d1, TestData.encryptedBlob(41, 100, false)));
+        assertTrue(e.getMessage().contains("unencrypted") && e.getMessage().contains(d1.hex()), e.getMessage());
+        assertArrayEquals(plain.raw(), Files.readAllBytes(store.chunkPath(d1)));
+
+        // both encrypted-uncompressed, sizes differ: refused
+        Digest d2 = TestData.digest(42);
+        DataBlob enc = TestData.encryptedBlob(42, 200, false);
+        store.insert(d2, enc);
+        e = assertThrows(IOException.class, () -> store.insert(d2, TestData.encryptedBlob(43, 150, false)));
+        assertTrue(e.getMessage().contains("different size"), e.getMessage());
+        assertArrayEquals(enc.raw(), Files.readAllBytes(store.chunkPath(d2)));
+
+        // existing encrypted-compressed, incoming encrypted (other size): existing kept and touched
+        Digest d3 = TestData.digest(44);
+        DataBlob encComp = TestData.encryptedBlob(44, 120, true);
+        store.insert(d3, encComp);
+        FileTimes.setAtime(store.chunkPath(d3), Instant.parse("2020-01-01T00:00:00Z"));
+        ChunkStore.InsertResult r = store.insert(d3, TestData.encryptedBlob(45, 90, false));
+        assertTrue(r.duplicate());
+        assertEquals(encComp.rawLength(), r.storedBytes());
+        assertArrayEquals(encComp.raw(), Files.readAllBytes(store.chunkPath(d3)));
+        assertTrue(attrs(store.chunkPath(d3)).lastAccessTime().toInstant().isAfter(Instant.parse("2021-01-01T00:00:00Z")));
+
+        // reading an encrypted chunk without a key
+        assertThrows(EncryptedDataException.class, () -> store.readChunk(d3, -1));
+    }
+
+    @Test
+    void existingSmallerIsKeptExistingBiggerIsReplaced() throws IOException {
+        Digest d = TestData.digest(5);
+        DataBlob small = TestData.plainBlob(5, 100);
+        DataBlob big = TestData.plainBlob(6, 200);
+        store.insert(d, small);
+        ChunkStore.InsertResult r = store.insert(d, big);
+        assertTrue(r.duplicate(), "existing smaller copy kept");
+        assertEquals(small.rawLength(), r.storedBytes());
+        assertArrayEquals(small.raw(), Files.readAllBytes(store.chunkPath(d)));
+
+        Digest d2 = TestData.digest(7);
+        store.insert(d2, big);
+        r = store.insert(d2, small);
+        assertFalse(r.duplicate(), "bigger existing copy replaced by the smaller one");
+        assertArrayEquals(small.raw(), Files.readAllBytes(store.chunkPath(d2)));
+    }
+
+    @Test
+    void concurrentInsertsOfSameAndDifferentDigests() throws Exception {
+        int threads = 8;
+        Digest shared = TestData.digest(1000);
+        DataBlob sharedBlob = TestData.plainBlob(1000, 64 * 1024);
+        AtomicInteger sharedNew = new AtomicInteger();
+        CyclicBarrier start = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> fs = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int tid = t;
+            fs.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < 40; i++) {
+                    if (!store.insert(shared, sharedBlob).duplicate()) {
+                        sharedNew.incrementAndGet();
+                    }
+                    long seed = 2000 + tid * 100L + i;
+                    assertFalse(store.insert(TestData.digest(seed), TestData.plainBlob(seed, 4096 + i)).duplicate());
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : fs) {
+            f.get();
+        }
+        pool.shutdown();
+        assertEquals(1, sharedNew.get(), "exactly one insert of the shared digest wrote it");
+        assertArrayEquals(sharedBlob.raw(), store.read(shared).raw());
+        assertEquals(0, tmpFilesIn(store.chunkPath(shared).getParent()));
+        for (int t = 0; t < threads; t++) {
+            for (int i = 0; i < 40; i++) {
+                long seed = 2000 + t * 100L + i;
+                Digest d = TestData.digest(seed);
+                assertArrayEquals(TestData.plainBlob(seed, 4096 + i).raw(), store.read(d).raw());
+                assertEquals(0, tmpFilesIn(store.chunkPath(d).getParent()));
+            }
+        }
+    }
+
+    @Test
+    void missingAndCorruptChunks() throws IOException {
+        Digest missing = TestData.digest(8);
+        MissingChunkException m = assertThrows(MissingChunkException.class, () -> store.read(missing));
+        assertEquals(missing, m.digest());
+        assertThrows(MissingChunkException.class, () -> store.readChunk(missing, -1));
+        assertFalse(store.touch(missing));
+        assertFalse(store.exists(missing));
+
+        Digest garbage = TestData.digest(9);
+        Files.write(store.chunkPath(garbage), "this is not a blob at all".getBytes());
+        CorruptDataException c = assertThrows(CorruptDataException.class, () -> store.read(garbage));
+        assertTrue(c.getMessage().contains(garbage.hex()), c.getMessage());
+
+        Digest badCrc = TestData.digest(10);
+        byte[] raw = TestData.plainBlob(10, 100).raw().clone();
+        raw[50] ^= 1;
+        Files.write(store.chunkPath(badCrc), raw);
+        store.read(badCrc); // the CRC is checked on decode, not on read
+        assertThrows(CorruptDataException.class, () -> store.readChunk(badCrc, -1));
+    }
+}
