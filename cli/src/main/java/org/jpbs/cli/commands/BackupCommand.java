@@ -216,6 +216,7 @@ public final class BackupCommand implements Callable<Integer> {
         }
     }
 
+    @SuppressWarnings("try") // the renderer only needs closing
     private BackupStats backupImage(Datastore ds, SnapshotWriter writer, ArchiveSpec spec, Set<Digest> known,
             int threads) throws IOException {
         Path path = spec.path();

@@ -72,6 +72,7 @@ public final class RestoreCommand implements Callable<Integer> {
     }
 
     @Override
+    @SuppressWarnings("try") // the progress renderer only needs closing
     public Integer call() throws Exception {
         int threads = fetchWorkers != null ? fetchWorkers : Runtime.getRuntime().availableProcessors();
         if (threads < 1) {

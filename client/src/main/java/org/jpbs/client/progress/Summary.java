@@ -10,10 +10,17 @@ import org.jpbs.client.restore.RestoreStats;
  * <p>Backup, e.g.:
  * <pre>
  * disk.img.fidx: 20.0 MiB (20971520 bytes) in 5 chunks
- *   new       2 chunks   8.0 MiB, stored 4.1 MiB compressed
- *   reused    2 chunks   8.0 MiB
- *   zero      1 chunk    4.0 MiB
+ *   new       2 chunks     8.0 MiB, stored 4.1 MiB compressed
+ *   reused    2 chunks     8.0 MiB
+ *   zero      1 chunk      4.0 MiB
  *   duration  0.41 s, 48.8 MiB/s
+ * </pre>
+ * Restore, e.g.:
+ * <pre>
+ * disk.img.fidx -&gt; out.img: 20.0 MiB (20971520 bytes) in 5 chunks
+ *   fetched   4 chunks    16.0 MiB
+ *   zero      1 chunk      4.0 MiB, 4.0 MiB left as holes
+ *   duration  0.20 s, 100.0 MiB/s
  * </pre>
  */
 public final class Summary {
@@ -38,8 +45,8 @@ public final class Summary {
         b.append(String.format(Locale.ROOT, "%s -> %s: %s (%d bytes) in %s%n", name, target,
                 Units.bytes(s.totalBytes()), s.totalBytes(), Units.chunks(s.chunks())));
         b.append(row("fetched", s.fetchedChunks(), s.fetchedBytes())).append('\n');
-        b.append(String.format(Locale.ROOT, "  %-9s %-10s %s%s%n", "zero", Units.chunks(s.zeroChunks()),
-                "", s.skippedBytes() > 0 ? Units.bytes(s.skippedBytes()) + " left as holes" : "written"));
+        b.append(row("zero", s.zeroChunks(), s.zeroBytes()))
+                .append(s.skippedBytes() > 0 ? ", " + Units.bytes(s.skippedBytes()) + " left as holes\n" : "\n");
         b.append(timing(s.durationNanos(), s.bytesPerSecond()));
         return b.toString();
     }

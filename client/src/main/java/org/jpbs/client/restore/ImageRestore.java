@@ -118,7 +118,7 @@ public final class ImageRestore {
                 int len = index.chunkLength(i);
                 boolean zero = zeros.isZero(index.digest(i), len);
                 if (zero && sparse) {
-                    c.zeroChunks.increment();
+                    c.zero(len);
                     c.skippedBytes.add(len);
                     progress.advance(len);
                     continue;
@@ -129,9 +129,9 @@ public final class ImageRestore {
                     try {
                         byte[] data = zero ? zeros.buffer(len) : fetch(index, idx, source, resource, c);
                         if (zero) {
-                            c.zeroChunks.increment();
+                            c.zero(len);
                         } else if (sparse && ZeroChunks.isZero(data, 0, len)) {
-                            c.zeroChunks.increment();
+                            c.zero(len);
                             c.skippedBytes.add(len);
                             progress.advance(len);
                             return;
@@ -188,7 +188,7 @@ public final class ImageRestore {
                 byte[] data = ahead.poll().get();
                 int len = index.chunkLength(i);
                 if (data == null) {
-                    c.zeroChunks.increment();
+                    c.zero(len);
                     data = zeros.buffer(len);
                 }
                 out.write(data, 0, len);
@@ -281,11 +281,17 @@ public final class ImageRestore {
         final LongAdder fetchedChunks = new LongAdder();
         final LongAdder fetchedBytes = new LongAdder();
         final LongAdder zeroChunks = new LongAdder();
+        final LongAdder zeroBytes = new LongAdder();
         final LongAdder skippedBytes = new LongAdder();
+
+        void zero(int len) {
+            zeroChunks.increment();
+            zeroBytes.add(len);
+        }
 
         RestoreStats stats(IndexFile index, long nanos) {
             return new RestoreStats(index.size(), index.chunkCount(), fetchedChunks.sum(), fetchedBytes.sum(),
-                    zeroChunks.sum(), skippedBytes.sum(), nanos);
+                    zeroChunks.sum(), zeroBytes.sum(), skippedBytes.sum(), nanos);
         }
     }
 }

@@ -9,11 +9,12 @@ package org.jpbs.client.restore;
  * @param fetchedBytes  plaintext bytes of the fetched chunks
  * @param zeroChunks    all-zero chunks (recognised by digest without fetching, or, for sparse
  *                      restores, by content after fetching)
+ * @param zeroBytes     plaintext bytes of the zero chunks
  * @param skippedBytes  bytes not written because of {@code --sparse} (holes in the target)
  * @param durationNanos wall-clock time in nanoseconds
  */
 public record RestoreStats(long totalBytes, long chunks, long fetchedChunks, long fetchedBytes, long zeroChunks,
-        long skippedBytes, long durationNanos) {
+        long zeroBytes, long skippedBytes, long durationNanos) {
 
     /** Bytes actually written to the target. */
     public long writtenBytes() {

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.jpbs.client.backup.BackupStats;
+import org.jpbs.client.restore.RestoreStats;
 import org.junit.jupiter.api.Test;
 
 class UnitsTest {
@@ -62,5 +63,16 @@ class UnitsTest {
         assertTrue(text.contains("reused    2 chunks     8.0 MiB"), text);
         assertTrue(text.contains("zero      1 chunk      4.0 MiB"), text);
         assertTrue(text.contains("duration  2.00 s, 10.0 MiB/s"), text);
+    }
+
+    @Test
+    void restoreSummaryNamesFetchedZeroAndHoles() {
+        RestoreStats s = new RestoreStats(20L << 20, 5, 4, 16L << 20, 1, 4L << 20, 4L << 20, 200_000_000L);
+        String text = Summary.restore("disk.img.fidx", "out.img", s);
+        assertTrue(text.startsWith("disk.img.fidx -> out.img: 20.0 MiB (20971520 bytes) in 5 chunks\n"), text);
+        assertTrue(text.contains("fetched   4 chunks    16.0 MiB\n"), text);
+        assertTrue(text.contains("zero      1 chunk      4.0 MiB, 4.0 MiB left as holes\n"), text);
+        assertTrue(text.contains("duration  0.20 s, 100.0 MiB/s"), text);
+        assertEquals(16L << 20, s.writtenBytes());
     }
 }

@@ -79,7 +79,8 @@ final class ChunkStoreCreator {
 
     private static void createPrefixDirs(Path chunks) throws IOException {
         FileAttribute<Set<PosixFilePermission>> attr = PosixFilePermissions.asFileAttribute(DIR_0750);
-        int workers = Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
+        // mkdir is bound by file-system latency, not CPU: a few threads help even on 2 cores
+        int workers = 8;
         runParallel(workers, i -> Files.createDirectory(chunks.resolve(prefixName(i)), attr));
         // mkdir applies the umask; fix the modes only if it stripped bits from 0750
         if (!Files.getPosixFilePermissions(chunks.resolve(prefixName(0))).equals(DIR_0750)) {

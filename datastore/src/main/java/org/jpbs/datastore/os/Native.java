@@ -20,6 +20,7 @@ import java.nio.file.Path;
  * (no native access, unusual platform) {@link #AVAILABLE} is false and callers use their
  * pure-Java fallback. Linux x86_64/aarch64 only: {@code struct timespec} is two 64-bit longs.
  */
+@SuppressWarnings("restricted")
 final class Native {
     private Native() {}
 

@@ -1,8 +1,6 @@
 package org.jpbs.datastore.snapshot;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -23,7 +21,6 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.chunks.ChunkStore;
 import org.jpbs.datastore.chunks.SyncLevel;
-import org.jpbs.datastore.lock.InProcessLock;
 import org.jpbs.datastore.os.AtomicFiles;
 
 /**
@@ -225,9 +222,12 @@ public final class Datastore {
      * @throws NoSuchFileException if the group or its owner file does not exist
      */
     public String owner(BackupGroupRef group) throws IOException {
-        String s = Files.readString(groupDir(group).resolve(DatastoreLayout.OWNER), StandardCharsets.UTF_8);
-        int nl = s.indexOf('\n');
-        return (nl >= 0 ? s.substring(0, nl) : s).trim();
+        String owner = GroupDirs.readOwner(groupDir(group));
+        if (owner == null) {
+            Path f = groupDir(group).resolve(DatastoreLayout.OWNER);
+            throw new NoSuchFileException(f.toString(), null, "backup group " + group.relativePath() + " has no owner");
+        }
+        return owner;
     }
 
     /**
@@ -302,30 +302,7 @@ public final class Datastore {
                 + AtomicFiles.randomSuffix(8));
         Files.move(dir, hidden, StandardCopyOption.ATOMIC_MOVE);
         AtomicFiles.deleteTree(hidden);
-        removeGroupIfEmpty(ref.group());
-    }
-
-    private void removeGroupIfEmpty(BackupGroupRef group) throws IOException {
-        Path gdir = groupDir(group);
-        try (InProcessLock _ = InProcessLock.tryLock(gdir, "backup group " + group, "a backup writer")) {
-            try (DirectoryStream<Path> ds = Files.newDirectoryStream(gdir)) {
-                for (Path p : ds) {
-                    String n = p.getFileName().toString();
-                    if (!n.equals(DatastoreLayout.OWNER) && !n.equals(DatastoreLayout.NOTES)) {
-                        return; // snapshots, temp dirs of a writer elsewhere, or foreign files: keep the group
-                    }
-                }
-            }
-            Files.deleteIfExists(gdir.resolve(DatastoreLayout.OWNER));
-            Files.deleteIfExists(gdir.resolve(DatastoreLayout.NOTES));
-            try {
-                Files.delete(gdir);
-            } catch (DirectoryNotEmptyException e) {
-                // something appeared meanwhile; leave it
-            }
-        } catch (org.jpbs.datastore.lock.LockedException e) {
-            // a writer is about to add a snapshot: the group stays
-        }
+        GroupDirs.removeIfEmpty(groupDir(ref.group()), "backup group " + ref.group().relativePath());
     }
 
     /** {@link #cleanupStaleTempDirs(Duration)} with {@link #STALE_TEMP_AGE} (24 h). */
@@ -346,20 +323,7 @@ public final class Datastore {
         int removed = 0;
         for (BackupNamespace ns : listNamespaces()) {
             for (BackupGroupRef g : listGroups(ns)) {
-                Path gdir = groupDir(g);
-                if (InProcessLock.isLocked(gdir)) {
-                    continue;
-                }
-                for (String name : subdirNames(gdir)) {
-                    if (!name.startsWith(DatastoreLayout.TMP_PREFIX)) {
-                        continue;
-                    }
-                    Path p = gdir.resolve(name);
-                    if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(cutoff)) {
-                        AtomicFiles.deleteTree(p);
-                        removed++;
-                    }
-                }
+                removed += GroupDirs.removeStaleTempDirs(groupDir(g), cutoff);
             }
         }
         return removed;

@@ -1,18 +1,10 @@
 package org.jpbs.datastore.snapshot;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -108,11 +100,12 @@ public final class SnapshotWriter implements AutoCloseable {
         if (!ds.namespaceExists(ref.group().ns())) {
             throw new IOException("namespace not found");
         }
-        createGroupDir();
-        Path ownerFile = groupDir.resolve(DatastoreLayout.OWNER);
-        String current = createdGroup ? null : readOwner(ownerFile);
-        if (current == null && !writeOwner(ownerFile)) {
-            current = readOwner(ownerFile); // created concurrently by someone else
+        GroupDirs.Created created = GroupDirs.create(groupDir);
+        createdGroup = created.group();
+        createdTypeDir = created.typeDir();
+        String current = createdGroup ? null : GroupDirs.readOwner(groupDir);
+        if (current == null && !GroupDirs.writeOwner(groupDir, owner)) {
+            current = GroupDirs.readOwner(groupDir); // created concurrently by someone else
         }
         if (current != null && !current.equals(owner)) {
             throw new IOException("backup owner check failed (" + owner + " != " + current + ")");
@@ -127,54 +120,6 @@ public final class SnapshotWriter implements AutoCloseable {
         Path t = groupDir.resolve(DatastoreLayout.TMP_PREFIX + ref.timeString() + "-" + AtomicFiles.randomSuffix(8));
         Files.createDirectory(t);
         tmpDir = t;
-    }
-
-    private void createGroupDir() throws IOException {
-        Path typeDir = groupDir.getParent();
-        for (int attempt = 0; !Files.isDirectory(groupDir); attempt++) {
-            try {
-                if (!Files.isDirectory(typeDir)) {
-                    try {
-                        Files.createDirectory(typeDir);
-                        createdTypeDir = true;
-                    } catch (FileAlreadyExistsException e) {
-                        // created concurrently
-                    }
-                }
-                Files.createDirectory(groupDir);
-                createdGroup = true;
-            } catch (FileAlreadyExistsException e) {
-                return;
-            } catch (NoSuchFileException e) {
-                if (attempt >= 3) {
-                    throw e; // the type directory keeps vanishing under us
-                }
-            }
-        }
-    }
-
-    private static String readOwner(Path ownerFile) throws IOException {
-        try {
-            String s = Files.readString(ownerFile, StandardCharsets.UTF_8);
-            int nl = s.indexOf('\n');
-            return (nl >= 0 ? s.substring(0, nl) : s).trim();
-        } catch (NoSuchFileException e) {
-            return null;
-        }
-    }
-
-    /** Creates the owner file with O_EXCL; false if it already exists. */
-    private boolean writeOwner(Path ownerFile) throws IOException {
-        try (SeekableByteChannel ch = Files.newByteChannel(ownerFile,
-                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), AtomicFiles.FILE_0644)) {
-            ByteBuffer b = ByteBuffer.wrap((owner + "\n").getBytes(StandardCharsets.UTF_8));
-            while (b.hasRemaining()) {
-                ch.write(b);
-            }
-            return true;
-        } catch (FileAlreadyExistsException e) {
-            return false;
-        }
     }
 
     /** The snapshot being written. */
@@ -356,31 +301,10 @@ public final class SnapshotWriter implements AutoCloseable {
                 AtomicFiles.deleteTree(tmpDir);
             }
             if (createdGroup) {
-                removeCreatedGroup();
+                GroupDirs.removeIfOnly(groupDir, Set.of(DatastoreLayout.OWNER), createdTypeDir);
             }
         } finally {
             release();
-        }
-    }
-
-    private void removeCreatedGroup() throws IOException {
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(groupDir)) {
-            for (Path p : s) {
-                if (!p.getFileName().toString().equals(DatastoreLayout.OWNER)) {
-                    return; // someone else wrote into the group meanwhile
-                }
-            }
-        } catch (NoSuchFileException e) {
-            return;
-        }
-        Files.deleteIfExists(groupDir.resolve(DatastoreLayout.OWNER));
-        try {
-            Files.deleteIfExists(groupDir);
-            if (createdTypeDir) {
-                Files.deleteIfExists(groupDir.getParent());
-            }
-        } catch (DirectoryNotEmptyException e) {
-            // another group or writer appeared: leave it
         }
     }
 

@@ -26,20 +26,20 @@ import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.errors.EncryptedDataException;
 import org.jpbs.core.errors.MissingChunkException;
+import org.jpbs.datastore.SharedTestDatastore;
 import org.jpbs.datastore.TestData;
 import org.jpbs.datastore.os.FileTimes;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SharedTestDatastore.class)
 class ChunkStoreTest {
-    @TempDir
-    static Path tmp;
     static ChunkStore store;
 
     @BeforeAll
-    static void createStore() throws IOException {
-        store = ChunkStore.create(tmp.resolve("ds"), SyncLevel.FILE);
+    static void openStore() throws IOException {
+        store = ChunkStore.open(SharedTestDatastore.root(), SyncLevel.FILE);
     }
 
     private static BasicFileAttributes attrs(Path p) throws IOException {
@@ -61,7 +61,7 @@ class ChunkStoreTest {
         assertFalse(r.duplicate());
         assertEquals(blob.rawLength(), r.storedBytes());
         Path p = store.chunkPath(d);
-        assertEquals(tmp.resolve("ds/.chunks").resolve(d.hex().substring(0, 4)).resolve(d.hex()), p);
+        assertEquals(SharedTestDatastore.root().resolve(".chunks").resolve(d.hex().substring(0, 4)).resolve(d.hex()), p);
         assertArrayEquals(blob.raw(), Files.readAllBytes(p));
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(p)));
         assertEquals(0, tmpFilesIn(p.getParent()));

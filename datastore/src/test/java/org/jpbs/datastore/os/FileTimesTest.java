@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -43,6 +44,26 @@ class FileTimesTest {
         Instant atime = attrs(f).lastAccessTime().toInstant();
         assertTrue(atime.isAfter(before), "atime moved to now: " + atime);
         assertEquals(mtime, attrs(f).lastModifiedTime().toInstant(), "touchAtime keeps mtime");
+    }
+
+    @Test
+    void pureJavaFallbackKeepsMtime() throws Exception {
+        Path a = Files.writeString(dir.resolve("a"), "a");
+        Path b = Files.writeString(dir.resolve("b"), "b");
+        Instant mtime = Instant.parse("2021-05-06T07:08:09Z");
+        Files.setLastModifiedTime(a, FileTime.from(mtime));
+        Files.setLastModifiedTime(b, FileTime.from(mtime));
+        FileTimes.setAtime(b, Instant.parse("2020-01-01T00:00:00Z"));
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(javaBin, "--illegal-native-access=deny", "-cp", System.getProperty("java.class.path"),
+                FileTimesFallbackMain.class.getName(), a.toString(), b.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("native=false") && out.contains("done"), out);
+        assertEquals(Instant.ofEpochSecond(1_000_000_000L), attrs(a).lastAccessTime().toInstant());
+        assertEquals(mtime, attrs(a).lastModifiedTime().toInstant());
+        assertTrue(attrs(b).lastAccessTime().toInstant().isAfter(Instant.parse("2024-01-01T00:00:00Z")));
+        assertEquals(mtime, attrs(b).lastModifiedTime().toInstant());
     }
 
     @Test

@@ -31,26 +31,26 @@ import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.SharedTestDatastore;
 import org.jpbs.datastore.TestData;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.lock.DatastoreLock;
 import org.jpbs.datastore.lock.LockedException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SharedTestDatastore.class)
 class SnapshotWriterTest {
     static final long T = 1_700_000_000L;
     static final String OWNER = "root@pam";
     static final byte[] CONF = "boot: order=scsi0\nmemory: 2048\n".getBytes(StandardCharsets.UTF_8);
 
-    @TempDir
-    static Path tmp;
     static Datastore ds;
 
     @BeforeAll
-    static void createDatastore() throws IOException {
-        ds = Datastore.create(tmp.resolve("ds"), SyncLevel.FILESYSTEM);
+    static void openDatastore() throws IOException {
+        ds = Datastore.open(SharedTestDatastore.root(), SyncLevel.FILESYSTEM);
     }
 
     static BackupSnapshotRef snap(String group, long time) {
@@ -205,6 +205,18 @@ class SnapshotWriterTest {
             w.commit(new BackupManifest(BackupType.VM, "104", T));
         }
         commitSimple(snap("vm/104", T + 5));
+    }
+
+    @Test
+    void garbageCollectionLockKeepsWritersOut() throws IOException {
+        try (DatastoreLock gc = DatastoreLock.exclusive(ds.root())) {
+            LockedException e = assertThrows(LockedException.class, () -> ds.beginSnapshot(snap("vm/111", T), OWNER));
+            assertEquals("datastore " + ds.root().toRealPath() + " is locked by garbage collection in this process",
+                    e.getMessage());
+            assertTrue(gc.isExclusive());
+        }
+        assertFalse(Files.exists(ds.groupDir(BackupGroupRef.parse(BackupNamespace.ROOT, "vm/111"))));
+        commitSimple(snap("vm/111", T));
     }
 
     @Test

@@ -1,0 +1,151 @@
+package org.jpbs.datastore.snapshot;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.Set;
+import org.jpbs.datastore.lock.InProcessLock;
+import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.datastore.os.AtomicFiles;
+
+/**
+ * File operations on a group directory {@code <ns dir>/<type>/<id>} (spec
+ * {@code pbs-formats.md} §7): creating it, its {@code owner} file ({@code "<authid>\n"},
+ * created with O_EXCL), removing it when it holds no snapshots, and removing stale hidden
+ * temp directories.
+ */
+final class GroupDirs {
+    private GroupDirs() {}
+
+    /** What {@link #create} made: the group directory and/or its type directory. */
+    record Created(boolean group, boolean typeDir) {}
+
+    /**
+     * Creates the group directory (and the type directory) if missing; tolerates concurrent
+     * creation and retries if a type directory vanishes under it (an aborting writer).
+     */
+    static Created create(Path groupDir) throws IOException {
+        Path typeDir = groupDir.getParent();
+        boolean createdType = false;
+        for (int attempt = 0; !Files.isDirectory(groupDir); attempt++) {
+            try {
+                if (!Files.isDirectory(typeDir)) {
+                    try {
+                        Files.createDirectory(typeDir);
+                        createdType = true;
+                    } catch (FileAlreadyExistsException e) {
+                        // created concurrently
+                    }
+                }
+                Files.createDirectory(groupDir);
+                return new Created(true, createdType);
+            } catch (FileAlreadyExistsException e) {
+                break;
+            } catch (NoSuchFileException e) {
+                if (attempt >= 3) {
+                    throw e;
+                }
+            }
+        }
+        return new Created(false, createdType);
+    }
+
+    /** The owner (first line of {@code owner}, trimmed), or null if there is no owner file. */
+    static String readOwner(Path groupDir) throws IOException {
+        try {
+            String s = Files.readString(groupDir.resolve(DatastoreLayout.OWNER), StandardCharsets.UTF_8);
+            int nl = s.indexOf('\n');
+            return (nl >= 0 ? s.substring(0, nl) : s).trim();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /** Creates {@code owner} with O_EXCL holding {@code "<owner>\n"} (mode 0644); false if it exists. */
+    static boolean writeOwner(Path groupDir, String owner) throws IOException {
+        try (SeekableByteChannel ch = Files.newByteChannel(groupDir.resolve(DatastoreLayout.OWNER),
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), AtomicFiles.FILE_0644)) {
+            ByteBuffer b = ByteBuffer.wrap((owner + "\n").getBytes(StandardCharsets.UTF_8));
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Removes the group directory if it holds nothing but the names in {@code removable}
+     * (which are deleted with it), then the type directory too if {@code typeDirToo} and it
+     * is empty. Anything else in the group (snapshots, temp dirs, foreign files) keeps it.
+     */
+    static void removeIfOnly(Path groupDir, Set<String> removable, boolean typeDirToo) throws IOException {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(groupDir)) {
+            for (Path p : s) {
+                if (!removable.contains(p.getFileName().toString())) {
+                    return;
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        for (String name : removable) {
+            Files.deleteIfExists(groupDir.resolve(name));
+        }
+        try {
+            Files.deleteIfExists(groupDir);
+            if (typeDirToo) {
+                Files.deleteIfExists(groupDir.getParent());
+            }
+        } catch (DirectoryNotEmptyException e) {
+            // something appeared meanwhile: leave it
+        }
+    }
+
+    /**
+     * Removes the group with its {@code owner} and {@code notes} if it has no snapshots left and
+     * no writer of this process holds it.
+     */
+    static void removeIfEmpty(Path groupDir, String what) throws IOException {
+        try (InProcessLock _ = InProcessLock.tryLock(groupDir, what, "a backup writer")) {
+            removeIfOnly(groupDir, Set.of(DatastoreLayout.OWNER, DatastoreLayout.NOTES), false);
+        } catch (LockedException e) {
+            // a writer is about to add a snapshot: the group stays
+        }
+    }
+
+    /**
+     * Removes hidden {@code .tmp-*} directories of the group whose mtime is before {@code cutoff};
+     * skips the group if a writer of this process holds it.
+     *
+     * @return number of directories removed
+     */
+    static int removeStaleTempDirs(Path groupDir, Instant cutoff) throws IOException {
+        if (InProcessLock.isLocked(groupDir)) {
+            return 0;
+        }
+        int removed = 0;
+        for (String name : Datastore.subdirNames(groupDir)) {
+            if (!name.startsWith(DatastoreLayout.TMP_PREFIX)) {
+                continue;
+            }
+            Path p = groupDir.resolve(name);
+            if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(cutoff)) {
+                AtomicFiles.deleteTree(p);
+                removed++;
+            }
+        }
+        return removed;
+    }
+}

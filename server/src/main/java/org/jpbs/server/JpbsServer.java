@@ -1,0 +1,158 @@
+package org.jpbs.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jpbs.core.api.SafeId;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.server.auth.Authenticator;
+import org.jpbs.server.http.DefaultRestHandler;
+import org.jpbs.server.http.RestHandler;
+import org.jpbs.server.http.ServerChannelInitializer;
+import org.jpbs.server.tls.ServerCertificate;
+
+/**
+ * The jpbs server: HTTPS on one port (spec {@code pbs-protocol.md} §1), the REST API over
+ * HTTP/1.1 and the backup/reader protocols over HTTP/2 after the PBS upgrade (§2, §3).
+ * Start with {@link #start(ServerConfig, Authenticator)}, stop with {@link #close()}.
+ */
+public final class JpbsServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(JpbsServer.class.getName());
+
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final ExecutorService virtualThreads;
+    private final ExecutorService chunkWorkers;
+    private final Channel serverChannel;
+    private final ServerContext context;
+    private final String fingerprint;
+
+    private JpbsServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService virtualThreads,
+                       ExecutorService chunkWorkers, Channel serverChannel, ServerContext context, String fingerprint) {
+        this.boss = boss;
+        this.workers = workers;
+        this.virtualThreads = virtualThreads;
+        this.chunkWorkers = chunkWorkers;
+        this.serverChannel = serverChannel;
+        this.context = context;
+        this.fingerprint = fingerprint;
+    }
+
+    /** Starts with the minimal REST API ({@link DefaultRestHandler}). See {@link #start(ServerConfig, Authenticator, RestHandler)}. */
+    public static JpbsServer start(ServerConfig config, Authenticator auth) throws IOException {
+        return start(config, auth, new DefaultRestHandler(auth));
+    }
+
+    /**
+     * Opens the datastores, loads or creates the TLS certificate in the config directory and
+     * binds the port.
+     *
+     * @param rest serves every HTTP/1.1 request that is not a backup/reader upgrade
+     * @throws IOException if a datastore cannot be opened, the certificate cannot be read or
+     *                     created, or the port cannot be bound
+     */
+    public static JpbsServer start(ServerConfig config, Authenticator auth, RestHandler rest) throws IOException {
+        Map<String, Datastore> stores = new LinkedHashMap<>();
+        for (Map.Entry<String, Path> e : config.datastores().entrySet()) {
+            String name = e.getKey();
+            if (!SafeId.isValid(name) || name.length() < 3 || name.length() > 32) {
+                throw new IllegalArgumentException("invalid datastore name '" + name + "' (safe id of 3..32 characters)");
+            }
+            stores.put(name, Datastore.open(e.getValue()));
+        }
+        ServerCertificate cert = ServerCertificate.loadOrCreate(config.configDir());
+        int cpus = Runtime.getRuntime().availableProcessors();
+        ExecutorService virtualThreads = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("jpbs-call-", 0).factory());
+        ExecutorService chunkWorkers = Executors.newFixedThreadPool(Math.max(2, cpus), daemonThreads("jpbs-chunk-"));
+        ServerContext ctx = new ServerContext(stores, auth, virtualThreads, chunkWorkers);
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2, cpus), NioIoHandler.newFactory());
+        try {
+            ServerBootstrap b = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .childHandler(new ServerChannelInitializer(cert.serverContext(), new ProtocolSessions(ctx), rest,
+                            virtualThreads));
+            InetSocketAddress addr = config.bind() == null || config.bind().isEmpty()
+                    ? new InetSocketAddress(config.port()) : new InetSocketAddress(config.bind(), config.port());
+            Channel ch = b.bind(addr).syncUninterruptibly().channel();
+            JpbsServer s = new JpbsServer(boss, workers, virtualThreads, chunkWorkers, ch, ctx, cert.fingerprint());
+            LOG.log(Level.INFO, "jpbs server listening on " + ch.localAddress() + ", certificate fingerprint "
+                    + s.fingerprint + ", datastores " + stores.keySet());
+            return s;
+        } catch (RuntimeException e) {
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            virtualThreads.shutdownNow();
+            chunkWorkers.shutdownNow();
+            if (e.getCause() instanceof IOException io) {
+                throw new IOException("cannot listen on " + config.bind() + ":" + config.port() + ": " + io.getMessage(), io);
+            }
+            throw e;
+        }
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** The bound TCP port (the real one when the config asked for port 0). */
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** The bound address. */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** SHA-256 fingerprint of the server certificate, {@code ab:cd:...} (32 lower-case hex pairs). */
+    public String fingerprint() {
+        return fingerprint;
+    }
+
+    /** Number of live backup and reader sessions (unfinished backups count until their cleanup is done). */
+    public int activeSessions() {
+        return context.activeSessions();
+    }
+
+    /**
+     * Stops listening, closes all connections (unfinished backups are removed) and stops the
+     * worker threads; waits up to 10 seconds.
+     */
+    @Override
+    public void close() {
+        serverChannel.close().syncUninterruptibly();
+        workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        chunkWorkers.shutdown();
+        virtualThreads.shutdown();
+        try {
+            virtualThreads.awaitTermination(5, TimeUnit.SECONDS);
+            chunkWorkers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.log(Level.INFO, "jpbs server on port " + port() + " stopped");
+    }
+}

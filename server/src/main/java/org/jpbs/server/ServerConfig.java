@@ -1,0 +1,34 @@
+package org.jpbs.server;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a {@link JpbsServer} needs to start.
+ *
+ * @param configDir  directory for {@code proxy.pem}/{@code proxy.key} (created if missing)
+ * @param datastores datastore name (SAFE_ID, 3..32 characters) to its root directory; each must
+ *                   already be a datastore (have a {@code .chunks} directory)
+ * @param bind       address to listen on (e.g. {@code 127.0.0.1}, {@code ::}); null or empty
+ *                   for every address
+ * @param port       TCP port; {@link #DEFAULT_PORT} is 8007, 0 picks a free one
+ */
+public record ServerConfig(Path configDir, Map<String, Path> datastores, String bind, int port) {
+    /** The PBS port (spec {@code pbs-protocol.md} §1). */
+    public static final int DEFAULT_PORT = 8007;
+
+    /** Validates and copies the map. */
+    public ServerConfig {
+        Objects.requireNonNull(configDir, "configDir");
+        datastores = Map.copyOf(datastores);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range: " + port);
+        }
+    }
+
+    /** All addresses, port 8007. */
+    public static ServerConfig of(Path configDir, Map<String, Path> datastores) {
+        return new ServerConfig(configDir, datastores, null, DEFAULT_PORT);
+    }
+}

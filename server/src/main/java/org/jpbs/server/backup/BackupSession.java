@@ -1,0 +1,277 @@
+package org.jpbs.server.backup;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.snapshot.SnapshotWriter;
+import org.jpbs.server.ServerContext;
+import org.jpbs.server.http.ApiException;
+import org.jpbs.server.http.H2Response;
+import org.jpbs.server.http.Http2Service;
+import org.jpbs.server.http.Params;
+import org.jpbs.server.http.Route;
+import org.jpbs.server.http.SerialExecutor;
+
+/**
+ * One backup (writer) session: the state behind an upgraded {@code proxmox-backup-protocol-v1}
+ * connection (spec {@code pbs-protocol.md} §2). Files go into a {@link SnapshotWriter} (a
+ * hidden temp directory) that {@code finish} commits; if the connection ends before
+ * {@code finish}, the writer is aborted and nothing is left behind (§2.8). State-changing
+ * calls run one at a time on a {@link SerialExecutor} in wire order; chunk uploads run in
+ * parallel on the server's chunk workers and hold no lock while writing. The endpoints
+ * themselves are in {@link BackupCalls}.
+ */
+public final class BackupSession implements Http2Service {
+    static final System.Logger LOG = System.getLogger(BackupSession.class.getName());
+    /** Body limit of the JSON calls (index appends): 4 MiB. */
+    static final int MAX_JSON_BODY = 4 * 1024 * 1024;
+
+    enum State { RUNNING, FINISHED, ABORTED }
+
+    final ServerContext ctx;
+    final Datastore ds;
+    final String store;
+    final String authid;
+    final BackupSnapshotRef ref;
+    final boolean benchmark;
+    final boolean debug;
+    final String logPrefix;
+    final SnapshotWriter writer;
+    final Optional<BackupSnapshotRef> previous;
+    final SerialExecutor serial;
+    final AtomicInteger nextWid = new AtomicInteger();
+    final Map<Integer, IndexWriter> writers = new ConcurrentHashMap<>();
+    final Set<String> archiveNames = ConcurrentHashMap.newKeySet();
+    final Map<Digest, Integer> knownChunks = new ConcurrentHashMap<>();
+    final UploadStats stats = new UploadStats();
+    final BackupCalls calls;
+    volatile DataBlob manifestBlob;
+    private State state = State.RUNNING;
+
+    private BackupSession(ServerContext ctx, Datastore ds, String store, String authid, BackupSnapshotRef ref,
+                          boolean benchmark, boolean debug, SnapshotWriter writer,
+                          Optional<BackupSnapshotRef> previous) {
+        this.ctx = ctx;
+        this.ds = ds;
+        this.store = store;
+        this.authid = authid;
+        this.ref = ref;
+        this.benchmark = benchmark;
+        this.debug = debug;
+        this.writer = writer;
+        this.previous = previous;
+        this.serial = new SerialExecutor(ctx.virtualThreads());
+        this.logPrefix = "backup " + store + ":" + (ref.group().ns().isRoot() ? "" : ref.group().ns() + "/")
+                + ref + ": ";
+        this.calls = new BackupCalls(this);
+    }
+
+    /**
+     * Runs the checks of §2.1 in order and starts the session: {@code Datastore.Backup} on the
+     * store (403, also for an unknown store), namespace exists (404), benchmark flag matches
+     * {@code host/benchmark}, owner check, backup time newer than the last finished snapshot,
+     * snapshot directory absent, group lock.
+     *
+     * @throws ApiException the refusal
+     */
+    public static BackupSession open(ServerContext ctx, String authid, String store, BackupSnapshotRef ref,
+                                     boolean benchmark, boolean debug, String peer) {
+        var ns = ref.group().ns();
+        Optional<Datastore> dso = ctx.datastore(store);
+        if (dso.isEmpty() || !ctx.auth().canBackup(authid, store, ns)) {
+            throw new ApiException(403, "missing permissions 'Datastore.Backup' on '/datastore/" + store
+                    + (ns.isRoot() ? "" : "/" + ns) + "'");
+        }
+        Datastore ds = dso.get();
+        if (!ds.namespaceExists(ns)) {
+            throw new ApiException(404, "namespace not found");
+        }
+        boolean isBenchmarkGroup = ref.group().type().text().equals("host") && ref.group().id().equals("benchmark");
+        if (benchmark && !isBenchmarkGroup) {
+            throw ApiException.badRequest("benchmark flags is only allowed on 'host/benchmark'");
+        }
+        if (!benchmark && isBenchmarkGroup) {
+            throw ApiException.badRequest("unable to run benchmark without --benchmark flags");
+        }
+        try {
+            String owner = authid;
+            if (Files.isDirectory(ds.groupDir(ref.group()))) {
+                String current = currentOwner(ds, ref);
+                if (current != null) {
+                    if (!benchmark && !mayWriteAs(authid, current)) {
+                        throw ApiException.badRequest("backup owner check failed (" + authid + " != " + current + ")");
+                    }
+                    owner = current;
+                }
+            }
+            Optional<BackupSnapshotRef> last = ds.lastFinishedSnapshot(ref.group());
+            if (last.isPresent() && ref.time() <= last.get().time()) {
+                throw ApiException.badRequest("backup timestamp is older than last backup.");
+            }
+            if (Files.exists(ds.snapshotDir(ref))) {
+                throw ApiException.badRequest("backup directory already exists.");
+            }
+            Optional<BackupSnapshotRef> previous = last.filter(p -> !verifyFailed(ds, p));
+            SnapshotWriter w;
+            try {
+                w = ds.beginSnapshot(ref, owner);
+            } catch (LockedException e) {
+                throw ApiException.badRequest("unable to acquire lock on backup group " + ref.group()
+                        + " - another backup is already running");
+            }
+            BackupSession s = new BackupSession(ctx, ds, store, authid, ref, benchmark, debug, w, previous);
+            ctx.sessionStarted(s);
+            LOG.log(Level.INFO, s.logPrefix + "starting new " + (benchmark ? "benchmark" : "backup")
+                    + " on datastore '" + store + "' from " + authid + " (" + peer + ")"
+                    + previous.map(p -> ", previous snapshot " + p.timeString()).orElse(""));
+            return s;
+        } catch (IOException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    private static String currentOwner(Datastore ds, BackupSnapshotRef ref) throws IOException {
+        try {
+            return ds.owner(ref.group());
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /** The owner may be the caller or, if the caller is a user, one of the caller's tokens (§2.1 step 7). */
+    static boolean mayWriteAs(String authid, String owner) {
+        return owner.equals(authid) || (!authid.contains("!") && owner.startsWith(authid + "!"));
+    }
+
+    private static boolean verifyFailed(Datastore ds, BackupSnapshotRef p) {
+        try {
+            var v = ds.openSnapshot(p).manifest().unprotected().path("verify_state").path("state");
+            return v.isTextual() && v.textValue().equals("failed");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public Route route(String method, String path, String rawQuery, String contentType) {
+        String key = method + " " + path;
+        return switch (key) {
+            case "GET /" -> Route.of(serial, 0, b -> subdirs());
+            case "POST /blob" -> calls.blobRoute(Params.ofQuery(rawQuery));
+            case "POST /fixed_chunk" -> calls.chunkRoute(Params.ofQuery(rawQuery), true);
+            case "POST /dynamic_chunk" -> calls.chunkRoute(Params.ofQuery(rawQuery), false);
+            case "POST /speedtest" -> new Route(ctx.virtualThreads(), Long.MAX_VALUE, true, "", b -> H2Response.nullData());
+            case "GET /previous" -> Route.of(serial, MAX_JSON_BODY, b -> calls.previous(Params.ofQuery(rawQuery)));
+            case "GET /previous_backup_time" -> Route.of(serial, MAX_JSON_BODY, b -> calls.previousBackupTime());
+            case "POST /fixed_index" -> api(rawQuery, contentType, calls::createFixed);
+            case "POST /dynamic_index" -> api(rawQuery, contentType, calls::createDynamic);
+            case "PUT /fixed_index" -> api(rawQuery, contentType, p -> calls.append(p, true));
+            case "PUT /dynamic_index" -> api(rawQuery, contentType, p -> calls.append(p, false));
+            case "POST /fixed_close" -> api(rawQuery, contentType, calls::closeFixed);
+            case "POST /dynamic_close" -> api(rawQuery, contentType, calls::closeDynamic);
+            case "POST /finish" -> api(rawQuery, contentType, p -> calls.finish());
+            default -> throw ApiException.pathNotFound(path);
+        };
+    }
+
+    @FunctionalInterface
+    interface ApiCall {
+        H2Response call(Params p) throws Exception;
+    }
+
+    private Route api(String rawQuery, String contentType, ApiCall call) {
+        return Route.of(serial, MAX_JSON_BODY, body -> call.call(Params.forApiCall(contentType, rawQuery, body)));
+    }
+
+    private static final List<String> SUBDIRS = List.of("blob", "dynamic_chunk", "dynamic_close", "dynamic_index",
+            "finish", "fixed_chunk", "fixed_close", "fixed_index", "previous", "previous_backup_time", "speedtest");
+
+    static H2Response subdirs(List<String> names) {
+        ArrayNode a = JsonNodeFactory.instance.arrayNode();
+        names.forEach(n -> a.addObject().put("subdir", n));
+        return H2Response.data(a);
+    }
+
+    private H2Response subdirs() {
+        return subdirs(SUBDIRS);
+    }
+
+    /** Refuses writes after finish or abort ({@code "backup already marked as finished."}). */
+    synchronized void ensureRunning() {
+        if (state == State.FINISHED) {
+            throw ApiException.badRequest("backup already marked as finished.");
+        }
+        if (state == State.ABORTED) {
+            throw ApiException.badRequest("backup was aborted");
+        }
+    }
+
+    synchronized State state() {
+        return state;
+    }
+
+    synchronized void markFinished() {
+        state = State.FINISHED;
+    }
+
+    @Override
+    public void connectionClosed() {
+        serial.execute(this::cleanup); // after every call already queued, e.g. a finish
+    }
+
+    private void cleanup() {
+        try {
+            boolean abort;
+            synchronized (this) {
+                abort = state == State.RUNNING;
+                if (abort) {
+                    state = State.ABORTED;
+                }
+            }
+            if (abort) {
+                LOG.log(Level.WARNING, logPrefix + "connection closed before finish - removing unfinished backup");
+                try {
+                    writer.abort();
+                } catch (IOException | RuntimeException e) {
+                    LOG.log(Level.ERROR, logPrefix + "removing unfinished backup failed: " + e.getMessage(), e);
+                }
+            } else {
+                LOG.log(Level.DEBUG, () -> logPrefix + "connection closed");
+            }
+        } finally {
+            ctx.sessionEnded(this);
+        }
+    }
+
+    void debug(String msg) {
+        if (debug) {
+            LOG.log(Level.INFO, logPrefix + msg);
+        } else {
+            LOG.log(Level.DEBUG, () -> logPrefix + msg);
+        }
+    }
+
+    /** Executor for chunk uploads. */
+    Executor chunkExecutor() {
+        return ctx.chunkWorkers();
+    }
+
+    @Override
+    public String toString() {
+        return "BackupSession[" + logPrefix.trim() + "]";
+    }
+}

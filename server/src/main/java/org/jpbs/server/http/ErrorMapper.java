@@ -1,0 +1,40 @@
+package org.jpbs.server.http;
+
+import java.lang.System.Logger.Level;
+import org.jpbs.datastore.lock.LockedException;
+
+/**
+ * Maps any exception thrown while serving a request to an HTTP status and a one-line message,
+ * in one place for HTTP/1.1 and HTTP/2. {@link ApiException} keeps its status; I/O and data
+ * errors (including {@link LockedException}, corrupt data, missing chunks) and invalid
+ * arguments become 400 with their message, as PBS reports every handler error as 400 unless
+ * it sets a status (spec {@code pbs-protocol.md} §4.1); anything else is an internal error 500
+ * and is logged with its stack trace.
+ */
+public final class ErrorMapper {
+    private static final System.Logger LOG = System.getLogger(ErrorMapper.class.getName());
+
+    private ErrorMapper() {}
+
+    /** The error as an {@link ApiException} (the same object if it is one already). */
+    public static ApiException map(Throwable t) {
+        if (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        if (t instanceof ApiException a) {
+            return a;
+        }
+        if (t instanceof java.io.IOException || t instanceof IllegalArgumentException
+                || t instanceof IllegalStateException || t instanceof java.io.UncheckedIOException) {
+            String msg = t.getMessage();
+            return new ApiException(400, msg == null || msg.isBlank() ? t.getClass().getSimpleName() : oneLine(msg));
+        }
+        LOG.log(Level.ERROR, "internal error while serving a request", t);
+        return new ApiException(500, "internal error: " + t);
+    }
+
+    private static String oneLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

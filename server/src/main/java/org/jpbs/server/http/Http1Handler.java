@@ -1,0 +1,106 @@
+package org.jpbs.server.http;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The HTTP/1.1 side after TLS: answers refused upgrades with their error (see
+ * {@link PbsUpgradeCodec#UPGRADE_ERROR}), refuses non-upgrade requests to the backup/reader
+ * paths ({@code "missing Upgrade header"}, {@code "invalid protocol name"}, §2.1 step 3) and
+ * hands every other request to the {@link RestHandler} on a worker. Reading is paused while a
+ * request is served, so pipelined requests are answered in order and a later upgrade on the
+ * same kept-alive connection works (spec {@code pbs-protocol.md}, "Confirmed on the wire").
+ */
+final class Http1Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private final RestHandler rest;
+    private final Executor workers;
+
+    Http1Handler(RestHandler rest, Executor workers) {
+        this.rest = rest;
+        this.workers = workers;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        boolean keepAlive = HttpUtil.isKeepAlive(req);
+        if (req.decoderResult().isFailure()) {
+            send(ctx, new RestResponse(400, "text/plain", bytes("bad request"), Map.of()), false);
+            return;
+        }
+        ApiException refused = ctx.channel().attr(PbsUpgradeCodec.UPGRADE_ERROR).getAndSet(null);
+        if (refused != null) {
+            send(ctx, errorResponse(refused), keepAlive);
+            return;
+        }
+        String uri = req.uri();
+        int q = uri.indexOf('?');
+        String path = UriPaths.normalize(q < 0 ? uri : uri.substring(0, q));
+        String query = q < 0 ? "" : uri.substring(q + 1);
+        if (path.equals("/api2/json/backup") || path.equals("/api2/json/reader")) {
+            String msg = req.headers().contains(HttpHeaderNames.UPGRADE) ? "invalid protocol name" : "missing Upgrade header";
+            send(ctx, errorResponse(ApiException.badRequest(msg)), keepAlive);
+            return;
+        }
+        RestRequest rr = new RestRequest(req.method().name(), path, query, req.headers().copy(),
+                ByteBufUtil.getBytes(req.content()), ctx.channel().remoteAddress());
+        ctx.channel().config().setAutoRead(false);
+        try {
+            workers.execute(() -> {
+                RestResponse resp;
+                try {
+                    resp = rest.handle(rr);
+                } catch (Throwable e) {
+                    resp = errorResponse(ErrorMapper.map(e));
+                }
+                RestResponse r = resp;
+                ctx.executor().execute(() -> {
+                    send(ctx, r, keepAlive);
+                    ctx.channel().config().setAutoRead(true);
+                });
+            });
+        } catch (RejectedExecutionException e) {
+            send(ctx, errorResponse(new ApiException(503, "server is shutting down")), false);
+        }
+    }
+
+    static RestResponse errorResponse(ApiException e) {
+        String ct = e.status() == 401 ? null : H2Response.JSON_UTF8;
+        return new RestResponse(e.status(), ct, bytes(e.getMessage()), Map.of());
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void send(ChannelHandlerContext ctx, RestResponse r, boolean keepAlive) {
+        FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                HttpResponseStatus.valueOf(r.status()), Unpooled.wrappedBuffer(r.body()));
+        if (r.contentType() != null) {
+            resp.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType());
+        }
+        r.headers().forEach((k, v) -> resp.headers().set(k, v));
+        HttpUtil.setContentLength(resp, r.body().length);
+        if (keepAlive) {
+            resp.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(resp);
+        } else {
+            resp.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+}

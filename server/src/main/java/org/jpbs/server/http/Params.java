@@ -1,0 +1,239 @@
+package org.jpbs.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jpbs.core.digest.Digest;
+
+/**
+ * API call parameters, from the query string, a form body or a JSON body (spec
+ * {@code pbs-protocol.md} §2.2 "Parameter placement", §4.1). Values are kept as JSON nodes:
+ * query and form values are text (a repeated key becomes an array), JSON bodies keep their
+ * types. Typed getters validate and throw {@link ApiException#badParam} with PBS-style
+ * reasons ({@code "parameter is missing and it is not optional."}, {@code "value must have a
+ * minimum value of 1"}, ...). Unknown parameters are ignored.
+ */
+public final class Params {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Content type of JSON bodies. */
+    public static final String JSON = "application/json";
+    /** Content type of form bodies (and of the real client's parameterless calls). */
+    public static final String FORM = "application/x-www-form-urlencoded";
+
+    private final ObjectNode values;
+
+    private Params(ObjectNode values) {
+        this.values = values;
+    }
+
+    /** Parameters of a query string (without the leading {@code ?}; may be empty). */
+    public static Params ofQuery(String rawQuery) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        addDecoded(o, rawQuery);
+        return new Params(o);
+    }
+
+    private static void addDecoded(ObjectNode o, String raw) {
+        if (raw == null || raw.isEmpty()) {
+            return;
+        }
+        QueryStringDecoder d = new QueryStringDecoder(raw, StandardCharsets.UTF_8, false);
+        for (Map.Entry<String, List<String>> e : d.parameters().entrySet()) {
+            List<String> vals = e.getValue();
+            if (vals.size() == 1) {
+                o.put(e.getKey(), vals.getFirst());
+            } else {
+                ArrayNode a = o.putArray(e.getKey());
+                vals.forEach(a::add);
+            }
+        }
+    }
+
+    /**
+     * Parameters of a normal (non-raw) API call: a JSON body for {@code application/json},
+     * otherwise the query string plus a form body ({@code application/x-www-form-urlencoded}
+     * or no content type).
+     *
+     * @throws ApiException 400 {@code "unsupported content type"} for other types, or on invalid JSON
+     */
+    public static Params forApiCall(String contentType, String rawQuery, byte[] body) {
+        String ct = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
+        int semi = ct.indexOf(';');
+        if (semi >= 0) {
+            ct = ct.substring(0, semi);
+        }
+        ct = ct.trim();
+        if (ct.equals(JSON)) {
+            if (body.length == 0) {
+                return new Params(JsonNodeFactory.instance.objectNode());
+            }
+            try {
+                JsonNode n = MAPPER.readTree(body);
+                if (n == null || !n.isObject()) {
+                    throw ApiException.badRequest("request body is not a JSON object");
+                }
+                return new Params((ObjectNode) n);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw ApiException.badRequest("unable to parse JSON body - " + e.getOriginalMessage());
+            } catch (IOException e) {
+                throw ApiException.badRequest("unable to parse JSON body - " + e.getMessage());
+            }
+        }
+        if (ct.isEmpty() || ct.equals(FORM)) {
+            ObjectNode o = JsonNodeFactory.instance.objectNode();
+            addDecoded(o, rawQuery);
+            addDecoded(o, new String(body, StandardCharsets.UTF_8));
+            return new Params(o);
+        }
+        throw ApiException.badRequest("unsupported content type");
+    }
+
+    /** True if the parameter is present. */
+    public boolean has(String name) {
+        return values.has(name) && !values.get(name).isNull();
+    }
+
+    /** A required string parameter. */
+    public String string(String name) {
+        return optString(name).orElseThrow(() -> missing(name));
+    }
+
+    /** An optional string parameter. */
+    public Optional<String> optString(String name) {
+        JsonNode n = values.get(name);
+        if (n == null || n.isNull()) {
+            return Optional.empty();
+        }
+        if (n.isArray()) {
+            throw ApiException.badParam(name, "got multiple values.");
+        }
+        return Optional.of(n.isTextual() ? n.textValue() : n.toString());
+    }
+
+    /**
+     * A required integer in {@code [min, max]}.
+     *
+     * @throws ApiException if missing, not an integer or out of range
+     */
+    public long integer(String name, long min, long max) {
+        if (!has(name)) {
+            throw missing(name);
+        }
+        return toInteger(name, values.get(name), min, max);
+    }
+
+    /** An optional integer in {@code [min, max]}. */
+    public Optional<Long> optInteger(String name, long min, long max) {
+        return has(name) ? Optional.of(toInteger(name, values.get(name), min, max)) : Optional.empty();
+    }
+
+    private static long toInteger(String name, JsonNode n, long min, long max) {
+        long v;
+        if (n.isIntegralNumber() && n.canConvertToLong()) {
+            v = n.longValue();
+        } else if (n.isTextual()) {
+            try {
+                v = Long.parseLong(n.textValue().trim());
+            } catch (NumberFormatException e) {
+                throw ApiException.badParam(name, "Expected integer value.");
+            }
+        } else {
+            throw ApiException.badParam(name, "Expected integer value.");
+        }
+        if (v < min) {
+            throw ApiException.badParam(name, "value must have a minimum value of " + min);
+        }
+        if (v > max) {
+            throw ApiException.badParam(name, "value must have a maximum value of " + max);
+        }
+        return v;
+    }
+
+    /** A boolean ({@code true/false, 1/0, yes/no, on/off}); {@code dflt} if absent. */
+    public boolean bool(String name, boolean dflt) {
+        JsonNode n = values.get(name);
+        if (n == null || n.isNull()) {
+            return dflt;
+        }
+        if (n.isBoolean()) {
+            return n.booleanValue();
+        }
+        String s = n.isTextual() ? n.textValue().toLowerCase(java.util.Locale.ROOT) : n.toString();
+        return switch (s) {
+            case "true", "1", "yes", "on" -> true;
+            case "false", "0", "no", "off" -> false;
+            default -> throw ApiException.badParam(name, "Expected boolean value.");
+        };
+    }
+
+    /** A required SHA-256 digest given as 64 hex digits. */
+    public Digest digest(String name) {
+        return toDigest(name, string(name));
+    }
+
+    /** An optional digest. */
+    public Optional<Digest> optDigest(String name) {
+        return optString(name).map(s -> toDigest(name, s));
+    }
+
+    private static Digest toDigest(String name, String s) {
+        if (s.length() != 64 || !Digest.isHex(s)) {
+            throw ApiException.badParam(name, "value does not match the regex pattern");
+        }
+        return Digest.parse(s);
+    }
+
+    /** A required array of digests (JSON array, or repeated query values). */
+    public List<Digest> digestList(String name) {
+        List<Digest> out = new ArrayList<>();
+        for (JsonNode n : array(name)) {
+            if (!n.isTextual()) {
+                throw ApiException.badParam(name, "expected an array of 64 hex digit strings");
+            }
+            out.add(toDigest(name, n.textValue()));
+        }
+        return out;
+    }
+
+    /** A required array of unsigned integers (JSON array, or repeated query values). */
+    public long[] integerList(String name) {
+        List<JsonNode> a = array(name);
+        long[] out = new long[a.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = toInteger(name, a.get(i), 0, Long.MAX_VALUE);
+        }
+        return out;
+    }
+
+    private List<JsonNode> array(String name) {
+        JsonNode n = values.get(name);
+        if (n == null || n.isNull()) {
+            throw missing(name);
+        }
+        List<JsonNode> out = new ArrayList<>();
+        if (n.isArray()) {
+            n.forEach(out::add);
+        } else {
+            out.add(n);
+        }
+        return out;
+    }
+
+    private static ApiException missing(String name) {
+        return ApiException.badParam(name, "parameter is missing and it is not optional.");
+    }
+
+    @Override
+    public String toString() {
+        return values.toString();
+    }
+}

@@ -1,0 +1,98 @@
+package org.jpbs.server.http;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.util.AttributeKey;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The PBS upgrade (spec {@code pbs-protocol.md} §2.1, §3; design {@code libraries-and-peers.md}
+ * §4.1): not h2c, so no {@code HTTP2-Settings} header and no stream 1 carrying the request.
+ * {@link #prepareUpgradeResponse} opens the session through the {@link SessionFactory}; a
+ * refusal is stored in the channel attribute {@link #UPGRADE_ERROR} and the request goes on to
+ * the HTTP/1.1 handler, which answers with that error. {@link #upgradeTo} (after Netty wrote
+ * {@code 101} with {@code connection: upgrade} and {@code upgrade: <protocol>}) replaces the
+ * HTTP/1.1 handlers with an HTTP/2 server in prior-knowledge mode: initial stream window
+ * 2^31-2, max frame 4 MiB, a connection WINDOW_UPDATE to the same window, one
+ * {@link Http2StreamHandler} per stream.
+ */
+final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
+    /** The refusal of the last upgrade attempt, picked up by {@link Http1Handler}. */
+    static final AttributeKey<ApiException> UPGRADE_ERROR = AttributeKey.valueOf("jpbs.upgradeError");
+    /** Initial stream window and target connection window: 2^31-2 bytes, as the real client uses. */
+    static final int WINDOW = Integer.MAX_VALUE - 1;
+    /** Max HTTP/2 frame size: 4 MiB. */
+    static final int MAX_FRAME = 4 * 1024 * 1024;
+
+    private final String protocol;
+    private final SessionFactory sessions;
+    private Http2Service service;
+
+    PbsUpgradeCodec(String protocol, SessionFactory sessions) {
+        this.protocol = protocol;
+        this.sessions = sessions;
+    }
+
+    @Override
+    public Collection<CharSequence> requiredUpgradeHeaders() {
+        return List.of();
+    }
+
+    @Override
+    public boolean prepareUpgradeResponse(ChannelHandlerContext ctx, FullHttpRequest request, HttpHeaders headers) {
+        String uri = request.uri();
+        int q = uri.indexOf('?');
+        String path = UriPaths.normalize(q < 0 ? uri : uri.substring(0, q));
+        String query = q < 0 ? "" : uri.substring(q + 1);
+        try {
+            if (request.protocolVersion().majorVersion() != 1) {
+                throw ApiException.badRequest("unexpected http version '" + request.protocolVersion()
+                        + "' (expected version < 2)");
+            }
+            service = sessions.open(protocol, path, query, request, ctx.channel());
+            return true;
+        } catch (RuntimeException e) {
+            ctx.channel().attr(UPGRADE_ERROR).set(ErrorMapper.map(e));
+            return false;
+        }
+    }
+
+    @Override
+    public void upgradeTo(ChannelHandlerContext ctx, FullHttpRequest request) {
+        Http2Service svc = service;
+        ChannelPipeline p = ctx.pipeline();
+        p.remove(ServerChannelInitializer.AGGREGATOR);
+        p.remove(ServerChannelInitializer.HTTP1);
+        Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
+                .initialSettings(Http2Settings.defaultSettings().initialWindowSize(WINDOW).maxFrameSize(MAX_FRAME))
+                .build();
+        p.addAfter(ctx.name(), "h2-codec", codec);
+        p.addAfter("h2-codec", "h2-mux", new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
+            @Override
+            protected void initChannel(Http2StreamChannel ch) {
+                ch.pipeline().addLast(new Http2StreamHandler(svc));
+            }
+        }));
+        try {
+            int increment = WINDOW - Http2CodecUtil.DEFAULT_WINDOW_SIZE;
+            codec.connection().local().flowController()
+                    .incrementWindowSize(codec.connection().connectionStream(), increment);
+            ctx.channel().flush();
+        } catch (Http2Exception e) {
+            ctx.fireExceptionCaught(e);
+        }
+        ctx.channel().closeFuture().addListener(f -> svc.connectionClosed());
+    }
+}

@@ -1,0 +1,24 @@
+package org.jpbs.server.http;
+
+/**
+ * Path normalisation shared by HTTP/1.1 and HTTP/2 routing: the real client sends
+ * {@code //api2/json/backup} (spec {@code pbs-protocol.md}, "Confirmed on the wire"), and PBS
+ * ignores leading, trailing and repeated slashes when matching (§2.2).
+ */
+public final class UriPaths {
+    private UriPaths() {}
+
+    /**
+     * Collapses repeated slashes and drops a trailing one; the result starts with {@code /}
+     * ({@code "//api2/json/backup/"} gives {@code "/api2/json/backup"}, {@code ""} gives {@code "/"}).
+     */
+    public static String normalize(String path) {
+        StringBuilder sb = new StringBuilder(path.length() + 1);
+        for (String part : path.split("/")) {
+            if (!part.isEmpty()) {
+                sb.append('/').append(part);
+            }
+        }
+        return sb.isEmpty() ? "/" : sb.toString();
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * The HTTP layer: the Netty pipeline (TLS, HTTP/1.1, the PBS upgrade codec for
+ * {@code proxmox-backup-protocol-v1} and {@code proxmox-backup-reader-protocol-v1}, HTTP/2 in
+ * prior-knowledge mode after the {@code 101}), per-stream request handling with bodies handed
+ * to worker threads, parameter parsing, the pluggable {@link org.jpbs.server.http.RestHandler}
+ * and the one place errors become status codes ({@link org.jpbs.server.http.ErrorMapper}).
+ * Spec {@code pbs-protocol.md} §1, §2.1, §2.2, §4.1.
+ */
+package org.jpbs.server.http;
