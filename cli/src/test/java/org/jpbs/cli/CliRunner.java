@@ -37,9 +37,7 @@ final class CliRunner {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
                 PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            long t0 = System.nanoTime();
             int code = Main.run(new CliContext(o, e, o, env, home, false), args);
-            System.err.printf("TIMING %.2f s %s%n", (System.nanoTime() - t0) / 1e9, String.join(" ", args));
             return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
                     out.toByteArray());
         }
