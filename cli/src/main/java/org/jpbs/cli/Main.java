@@ -24,8 +24,9 @@ import picocli.CommandLine.Command;
         description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
         subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "Repository: --repository PATH, else $PBS_REPOSITORY if it is a path (starts with '/' or '.'),",
-            "else ~/.local/share/jpbs/datastore (created on first use)."})
+        footer = {"", "Repository: --repository PATH; else $PBS_REPOSITORY if it starts with / or .;",
+            "else ~/.local/share/jpbs/datastore (created on first use).",
+            "Exit codes: 0 success, 1 error, 2 usage error. Each command has --help."})
 public final class Main implements Callable<Integer> {
     private final CliContext ctx;
 

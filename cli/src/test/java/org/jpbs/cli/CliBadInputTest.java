@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ class CliBadInputTest {
     static final long T1 = 1_700_000_000L;
 
     /** One datastore for the class (creating the 65536 chunk directories takes seconds). */
-    @TempDir
+    @TempDir(factory = FastTempDirs.class)
     static Path shared;
 
     static Path repo;
@@ -35,7 +36,7 @@ class CliBadInputTest {
     static Path conf;
     static String snap;
 
-    @TempDir
+    @TempDir(factory = FastTempDirs.class)
     Path tmp;
 
     CliRunner cli;
@@ -53,6 +54,11 @@ class CliBadInputTest {
                 "disk.img:" + img, "qemu-server.conf:" + conf);
         assertEquals(0, r.exit(), r.all());
         snap = "vm/100/" + BackupSnapshotRef.formatTime(T1);
+    }
+
+    @AfterAll
+    static void deleteDatastore() throws IOException {
+        FastTempDirs.deleteTree(repo);
     }
 
     @BeforeEach
@@ -99,7 +105,7 @@ class CliBadInputTest {
         fails(1, "index.json.blob", backup("index.json:" + conf));
         fails(1, "given twice", backup("disk.img:" + img, "disk.img:" + img));
         fails(1, tmp + " is a directory", backup("disk.img:" + img, "x.conf:" + tmp));
-        fails(1, "'root.pxar'", backup("root.pxar:" + tmp));
+        fails(1, "archive 'root.pxar:", backup("root.pxar:" + tmp));
         fails(1, "unknown backup type 'xx'", "backup", "--repository", repo.toString(), "--backup-type", "xx",
                 "disk.img:" + img);
         fails(1, "invalid backup id 'a b'", "backup", "--repository", repo.toString(), "--backup-id", "a b",

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +29,7 @@ class CliEndToEndTest {
     static final long T1 = 1_700_000_000L;
     static final long T2 = 1_700_003_600L;
 
-    @TempDir
+    @TempDir(factory = FastTempDirs.class)
     Path tmp;
 
     Path repo;
@@ -46,6 +47,12 @@ class CliEndToEndTest {
         Files.write(img, image);
         conf = tmp.resolve("100.conf");
         Files.writeString(conf, "boot: order=scsi0\nmemory: 2048\nscsi0: local:100/vm-100-disk-0.raw\n");
+    }
+
+    @AfterEach
+    void deleteDatastores() throws IOException {
+        FastTempDirs.deleteTree(repo);
+        FastTempDirs.deleteTree(tmp.resolve("home"));
     }
 
     /** {@code mib} MiB: chunk 0 random, 1 zero, 2 text, then random. */

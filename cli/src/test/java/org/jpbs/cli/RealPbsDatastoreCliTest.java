@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * unencrypted archive to the documented input. Skips when {@code ../shared} is absent.
  */
 class RealPbsDatastoreCliTest {
-    @TempDir
+    @TempDir(factory = FastTempDirs.class)
     static Path tmp;
     static Path shared;
     static Path ds;
@@ -37,6 +37,13 @@ class RealPbsDatastoreCliTest {
         Process p = new ProcessBuilder("tar", "-xzf", tar.toString(), "-C", tmp.toString()).inheritIO().start();
         assertEquals(0, p.waitFor(), "tar -xzf failed");
         ds = tmp.resolve("golden-ds");
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void deleteDatastore() throws java.io.IOException {
+        if (ds != null) {
+            FastTempDirs.deleteTree(ds);
+        }
     }
 
     record Result(int exit, String out, String err) {}

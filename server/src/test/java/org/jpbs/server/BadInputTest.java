@@ -59,7 +59,7 @@ class BadInputTest {
     void chunkOver16MiB() throws Exception {
         try (TestServer s = TestServer.start(tmp, "store1"); PbsTestClient c = s.backup(Q)) {
             int wid = c.call("POST", "/dynamic_index?archive-name=big.didx").data().asInt();
-            int len = 16 * 1024 * 1024 + 1;
+            int len = 16 * 1024 * 1024 + 100;
             EncodedChunk ch = EncodedChunk.encode(new byte[len], 0, len, false);
             PbsTestClient.Resp r = c.upload("/dynamic_chunk?digest=" + ch.digest().hex() + "&encoded-size="
                     + ch.blob().rawLength() + "&size=" + len + "&wid=" + wid, ch.blob().raw());

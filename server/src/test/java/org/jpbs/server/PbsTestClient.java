@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpClientUpgradeHandler;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
@@ -110,6 +111,7 @@ final class PbsTestClient implements AutoCloseable {
                         ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc(), "127.0.0.1", port));
                         ch.pipeline().addLast(http);
                         ch.pipeline().addLast(new HttpClientUpgradeHandler(http, new ClientCodec(protocol), 1 << 20));
+                        ch.pipeline().addLast(new HttpObjectAggregator(1 << 20)); // a refused upgrade's answer
                         ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
                             @Override
                             public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {

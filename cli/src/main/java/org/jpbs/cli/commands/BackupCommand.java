@@ -50,11 +50,15 @@ import picocli.CommandLine.Parameters;
  * are encoded (zstd), and the manifest is committed. Any failure aborts the writer, so no new
  * snapshot becomes visible (chunks already stored are harmless; GC removes them).
  */
-@Command(name = "backup", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Back up images and files into a new snapshot.",
-            "ARCHIVE is NAME.img:PATH (raw image file or block device, fixed index of 4 MiB chunks)",
-            "or NAME.EXT:PATH for a file stored as a blob (e.g. qemu-server.conf:/etc/pve/qemu-server/100.conf)."})
+@Command(name = "backup", sortOptions = false,
+        description = {"Back up images and files into a new snapshot.", "",
+            "ARCHIVE is NAME.img:PATH for a raw image file or block device",
+            "(fixed index, 4 MiB chunks), or NAME.EXT:PATH for a file stored as a blob,",
+            "e.g. qemu-server.conf:/etc/pve/qemu-server/100.conf.", ""})
 public final class BackupCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     private final CliContext ctx;
 
     @Mixin
@@ -84,6 +88,7 @@ public final class BackupCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "ARCHIVE", description = "NAME.img:PATH or NAME.EXT:PATH, one or more.")
     List<String> archives;
 
+    /** Creates the command; {@code ctx} gives its streams and environment. */
     public BackupCommand(CliContext ctx) {
         this.ctx = ctx;
     }

@@ -3,11 +3,15 @@ package org.jpbs.cli.commands;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** {@code jpbs datastore}: the datastore management commands; alone it prints its usage (exit 2). */
-@Command(name = "datastore", mixinStandardHelpOptions = true, description = "Manage local datastores.",
+@Command(name = "datastore", description = "Manage local datastores.",
         subcommands = {DatastoreCreateCommand.class})
 public final class DatastoreCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

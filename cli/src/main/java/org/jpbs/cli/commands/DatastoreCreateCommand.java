@@ -15,8 +15,11 @@ import picocli.CommandLine.Parameters;
  * datastore (the {@code .chunks} directory with its 65536 subdirectories and {@code .lock},
  * spec {@code pbs-formats.md} §6, §7).
  */
-@Command(name = "create", mixinStandardHelpOptions = true, description = "Create a new, empty datastore at PATH.")
+@Command(name = "create", description = "Create a new, empty datastore at PATH.")
 public final class DatastoreCreateCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     private final CliContext ctx;
 
     @Parameters(index = "0", paramLabel = "PATH", description = "Directory of the new datastore (must not be a datastore yet).")
@@ -29,6 +32,7 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    /** Creates the command; {@code ctx} gives its streams and environment. */
     public DatastoreCreateCommand(CliContext ctx) {
         this.ctx = ctx;
     }

@@ -20,8 +20,8 @@ public final class RepositoryOptions {
     public static final String DEFAULT_RELATIVE = ".local/share/jpbs/datastore";
 
     @Option(names = "--repository", paramLabel = "PATH",
-            description = "Local datastore directory (default: $PBS_REPOSITORY if it is a path, else ~/"
-                    + DEFAULT_RELATIVE + ").")
+            description = "Datastore directory. Default: $PBS_REPOSITORY if it is a path, else ~/"
+                    + DEFAULT_RELATIVE + ".")
     String repository;
 
     /** The datastore path and whether it is the implicit default location. */

@@ -32,13 +32,18 @@ import picocli.CommandLine.Parameters;
  * fetched and decoded in parallel and verified against their digests. A blob is restored as
  * its decoded content. See {@link RestoreTarget} for how TARGET is written.
  */
-@Command(name = "restore", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Restore one archive of a snapshot.",
+@Command(name = "restore", sortOptions = false,
+        description = {"Restore one archive of a snapshot.", "",
             "SNAPSHOT is type/id/time, or a group type/id for its latest finished snapshot.",
-            "ARCHIVE is the name used at backup (disk.img, qemu-server.conf) or the file name in the snapshot",
-            "(disk.img.fidx, root.pxar.didx, qemu-server.conf.blob). TARGET is a file, a block device, or - for stdout.",
-            "A regular file is written as TARGET.tmp-XXXXXX and renamed when complete (replacing TARGET)."})
+            "ARCHIVE is the name used at backup (disk.img, qemu-server.conf) or the file",
+            "name in the snapshot (disk.img.fidx, root.pxar.didx, qemu-server.conf.blob).",
+            "Indexes are restored as their raw byte stream, blobs as their content.",
+            "TARGET is a file, a block device, or - for standard output. A file is written",
+            "as TARGET.tmp-XXXXXX and renamed over TARGET when complete.", ""})
 public final class RestoreCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     private final CliContext ctx;
 
     @Mixin
@@ -67,6 +72,7 @@ public final class RestoreCommand implements Callable<Integer> {
     @Parameters(index = "2", paramLabel = "TARGET", description = "File, block device, or - for standard output.")
     String target;
 
+    /** Creates the command; {@code ctx} gives its streams and environment. */
     public RestoreCommand(CliContext ctx) {
         this.ctx = ctx;
     }

@@ -3,11 +3,15 @@ package org.jpbs.cli.commands;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** {@code jpbs snapshot}: listing snapshots and their files; alone it prints its usage (exit 2). */
-@Command(name = "snapshot", mixinStandardHelpOptions = true, description = "List snapshots and their files.",
+@Command(name = "snapshot", description = "List snapshots and their files.",
         subcommands = {SnapshotListCommand.class, SnapshotFilesCommand.class})
 public final class SnapshotCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

@@ -17,8 +17,11 @@ import picocli.CommandLine.Parameters;
  * {@code pbs-formats.md} §8) as a table: filename, size in bytes (the data size for indexes,
  * the encoded size for blobs), crypt-mode and csum.
  */
-@Command(name = "files", mixinStandardHelpOptions = true, description = "List the files of a snapshot.")
+@Command(name = "files", description = "List the files of a snapshot.")
 public final class SnapshotFilesCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     private final CliContext ctx;
 
     @Mixin
@@ -30,6 +33,7 @@ public final class SnapshotFilesCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SNAPSHOT", description = "type/id/time, or type/id for the latest.")
     String snapshot;
 
+    /** Creates the command; {@code ctx} gives its streams and environment. */
     public SnapshotFilesCommand(CliContext ctx) {
         this.ctx = ctx;
     }

@@ -24,8 +24,11 @@ import picocli.CommandLine.Parameters;
  * {@code index.json}, as PBS shows them) and protected. Without {@code --ns} every namespace is
  * listed and, if there is more than the root, an NS column comes first.
  */
-@Command(name = "list", mixinStandardHelpOptions = true, description = "List snapshots (all namespaces unless --ns is given).")
+@Command(name = "list", description = "List snapshots (all namespaces unless --ns is given).")
 public final class SnapshotListCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
     private final CliContext ctx;
 
     @Mixin
@@ -37,6 +40,7 @@ public final class SnapshotListCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "GROUP", description = "Only this group, e.g. vm/100.")
     String group;
 
+    /** Creates the command; {@code ctx} gives its streams and environment. */
     public SnapshotListCommand(CliContext ctx) {
         this.ctx = ctx;
     }

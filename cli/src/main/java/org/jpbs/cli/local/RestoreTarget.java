@@ -22,8 +22,8 @@ import java.security.SecureRandom;
  * <li>anything else is a regular file: the data goes to {@code TARGET.tmp-XXXXXX} in the same
  *     directory, extended to the final size first (so skipped zero chunks are holes), and is
  *     renamed over TARGET only by {@link #commit()} — nothing half-written ever has the target
- *     name. {@link #close()} without commit removes the temporary file. An existing regular
- *     file is replaced.</li>
+ *     name. {@link #close()} without commit (or the JVM exiting, e.g. on Ctrl-C) removes the
+ *     temporary file. An existing regular file is replaced.</li>
  * </ul>
  */
 public final class RestoreTarget implements AutoCloseable {
@@ -35,6 +35,7 @@ public final class RestoreTarget implements AutoCloseable {
     private final FileChannel channel;
     private final OutputStream stream;
     private final boolean ownsStream;
+    private final Thread cleanupHook;
     private boolean committed;
 
     private RestoreTarget(String name, Path target, Path tmp, FileChannel channel, OutputStream stream,
@@ -45,6 +46,17 @@ public final class RestoreTarget implements AutoCloseable {
         this.channel = channel;
         this.stream = stream;
         this.ownsStream = ownsStream;
+        // Ctrl-C during a restore must not leave TARGET.tmp-XXXXXX behind
+        this.cleanupHook = tmp == null ? null : Thread.ofPlatform().unstarted(() -> {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException e) {
+                // exiting anyway
+            }
+        });
+        if (cleanupHook != null) {
+            Runtime.getRuntime().addShutdownHook(cleanupHook);
+        }
     }
 
     /**
@@ -180,6 +192,13 @@ public final class RestoreTarget implements AutoCloseable {
         } finally {
             if (!committed && tmp != null) {
                 Files.deleteIfExists(tmp);
+            }
+            if (cleanupHook != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanupHook);
+                } catch (IllegalStateException e) {
+                    // the JVM is shutting down; the hook runs anyway
+                }
             }
         }
     }

@@ -1,0 +1,96 @@
+package org.jpbs.server.api;
+
+import java.util.List;
+import java.util.Map;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.server.auth.AclPaths;
+import org.jpbs.server.auth.Authid;
+import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.server.auth.Privilege;
+import org.jpbs.server.http.ApiException;
+
+/**
+ * The permission checks of one authenticated REST call (spec {@code pbs-protocol.md} §4.3,
+ * §4.4 "Permission summary"), PBS style: "full" privileges grant access to every group of a
+ * namespace, "partial" ones (typically {@code Datastore.Backup}) only to the groups the caller
+ * owns. An unknown datastore is refused exactly like a datastore without privileges (403, no
+ * information leak; vectors {@code real-pbs/api/err-unknown-store.*}).
+ *
+ * @param auth   the authenticator (privilege lookups)
+ * @param authid the caller
+ * @param stores the configured datastores by name
+ */
+record Access(FileAuthenticator auth, String authid, Map<String, Datastore> stores) {
+    static final long AUDIT = Privilege.DATASTORE_AUDIT.bit();
+    static final long MODIFY = Privilege.DATASTORE_MODIFY.bit();
+    static final long READ = Privilege.DATASTORE_READ.bit();
+    static final long BACKUP = Privilege.DATASTORE_BACKUP.bit();
+    static final long PRUNE = Privilege.DATASTORE_PRUNE.bit();
+
+    /** Privileges on {@code /datastore/<store>[/<ns>...]}. */
+    long privileges(String store, BackupNamespace ns) {
+        return auth.privileges(authid, AclPaths.datastore(store, ns));
+    }
+
+    /**
+     * PBS {@code check_ns_privs_full}: true if the caller has one of {@code full}, false if only
+     * one of {@code partial} (owner checks needed).
+     *
+     * @throws ApiException 403 {@code "permission check failed - missing <privs> on /datastore/..."}
+     *                      if it has neither, or if the store does not exist
+     */
+    boolean checkFull(String store, BackupNamespace ns, long full, long partial) {
+        long privs = stores.containsKey(store) ? privileges(store, ns) : 0;
+        if ((privs & full) != 0) {
+            return true;
+        }
+        if ((privs & partial) != 0) {
+            return false;
+        }
+        throw new ApiException(403, "permission check failed - missing " + Privilege.joined(full | partial) + " on "
+                + AclPaths.toString(AclPaths.datastore(store, ns)));
+    }
+
+    /** The datastore; call after a {@link #checkFull} that passed. */
+    Datastore datastore(String store) {
+        Datastore ds = stores.get(store);
+        if (ds == null) { // not reached after checkFull; kept as a guard
+            throw new ApiException(403, "permission check failed");
+        }
+        return ds;
+    }
+
+    /**
+     * PBS {@code check_backup_owner}: the caller is the owner, or a user calling about a group
+     * owned by one of its tokens.
+     */
+    boolean owns(String owner) {
+        if (owner.equals(authid)) {
+            return true;
+        }
+        try {
+            Authid o = Authid.parse(owner);
+            Authid me = Authid.parse(authid);
+            return o.isToken() && !me.isToken() && o.user().equals(me);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Throws unless {@link #owns}.
+     *
+     * @throws ApiException 400 {@code "backup owner check failed (<authid> != <owner>)"}
+     */
+    void checkOwner(String owner) {
+        if (!owns(owner)) {
+            throw ApiException.badRequest("backup owner check failed (" + authid + " != " + owner + ")");
+        }
+    }
+
+    /** PBS {@code any_privs_below} on {@code /datastore/<store>}. */
+    boolean anyPrivsBelow(String store, long privs) {
+        return auth.anyPrivsBelow(authid, List.of("datastore", store), privs);
+    }
+}

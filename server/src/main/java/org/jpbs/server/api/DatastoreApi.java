@@ -1,0 +1,345 @@
+package org.jpbs.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.api.BackupType;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.server.http.ApiException;
+import org.jpbs.server.http.H2Response;
+import org.jpbs.server.http.RestResponse;
+
+/**
+ * The per-datastore calls under {@code /api2/json/admin/datastore/{store}} (spec
+ * {@code pbs-protocol.md} §4.4) with the PBS permission rules: listing needs
+ * {@code Datastore.Audit} (or {@code Datastore.Backup}, then only owned groups), files and
+ * download {@code Datastore.Read} (or Backup + owner), forget {@code Datastore.Modify} (or
+ * Prune + owner). Parameters are validated before anything is read; nothing is changed on a
+ * failure. Stateless.
+ */
+final class DatastoreApi {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Pattern DOWNLOADABLE = Pattern.compile(".*\\.(?:fidx|didx|blob)");
+    private static final long NS_PRIVS = Access.MODIFY | Access.BACKUP | Access.AUDIT;
+
+    private DatastoreApi() {}
+
+    /** {@code GET .../groups} ({@code ns}). */
+    static RestResponse groups(Access acc, String store, String query) throws IOException {
+        ApiParams p = ApiParams.ofQuery(query, Set.of("ns"));
+        BackupNamespace ns = p.namespace("ns");
+        boolean all = acc.checkFull(store, ns, Access.AUDIT, Access.BACKUP);
+        Datastore ds = acc.datastore(store);
+        requireNamespace(ds, ns);
+        ArrayNode out = F.arrayNode();
+        for (BackupGroupRef g : ds.listGroups(ns)) {
+            Optional<String> owner = owner(ds, g);
+            if (owner.isEmpty() || (!all && !acc.owns(owner.get()))) {
+                continue;
+            }
+            ObjectNode item = SnapshotJson.group(ds, g, owner.get());
+            if (item != null) {
+                out.add(item);
+            }
+        }
+        return RestResponse.data(out);
+    }
+
+    /** {@code GET .../snapshots} ({@code ns}, {@code backup-type}, {@code backup-id} filters). */
+    static RestResponse snapshots(Access acc, String store, String query) throws IOException {
+        ApiParams p = ApiParams.ofQuery(query, Set.of("ns", "backup-type", "backup-id"));
+        Optional<String> id = p.optBackupId();
+        Optional<BackupType> type = p.optBackupType();
+        BackupNamespace ns = p.namespace("ns");
+        boolean all = acc.checkFull(store, ns, Access.AUDIT, Access.BACKUP);
+        Datastore ds = acc.datastore(store);
+        requireNamespace(ds, ns);
+        ArrayNode out = F.arrayNode();
+        for (BackupGroupRef g : ds.listGroups(ns)) {
+            if (type.isPresent() && g.type() != type.get() || id.isPresent() && !g.id().equals(id.get())) {
+                continue;
+            }
+            Optional<String> owner = owner(ds, g);
+            if (owner.isEmpty() || (!all && !acc.owns(owner.get()))) {
+                continue;
+            }
+            for (BackupSnapshotRef ref : SnapshotJson.snapshotRefs(ds, g)) {
+                out.add(SnapshotJson.snapshot(ds, ref, owner.get()));
+            }
+        }
+        return RestResponse.data(out);
+    }
+
+    /** {@code GET .../namespace} ({@code parent}, {@code max-depth}). */
+    static RestResponse namespaces(Access acc, String store, String query) throws IOException {
+        ApiParams p = ApiParams.ofQuery(query, Set.of("parent", "max-depth"));
+        Optional<Long> maxDepth = p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
+        BackupNamespace parent = p.namespace("parent");
+        if (!parent.isRoot() || !acc.stores().containsKey(store)) {
+            acc.checkFull(store, parent, NS_PRIVS, 0);
+        }
+        Datastore ds = acc.datastore(store);
+        requireNamespace(ds, parent);
+        ArrayNode out = F.arrayNode();
+        for (BackupNamespace ns : ds.listNamespaces()) {
+            int d = ns.depth() - parent.depth();
+            if (d < 0 || !ns.components().subList(0, parent.depth()).equals(parent.components())
+                    || (maxDepth.isPresent() && d > maxDepth.get())) {
+                continue;
+            }
+            if ((acc.privileges(store, ns) & NS_PRIVS) != 0) {
+                out.add(F.objectNode().put("ns", ns.toString()));
+            }
+        }
+        return RestResponse.data(out);
+    }
+
+    /** The snapshot named by {@code backup-type}, {@code backup-id}, {@code backup-time}, {@code ns}. */
+    private static BackupSnapshotRef snapshotParam(ApiParams p) {
+        String id = p.backupId();
+        long time = p.backupTime();
+        BackupType type = p.backupType();
+        BackupNamespace ns = p.namespace("ns");
+        return new BackupSnapshotRef(new BackupGroupRef(ns, type, id), time);
+    }
+
+    /** Privilege check of a snapshot call, with the owner check when only {@code partial} applies. */
+    private static Datastore checkSnapshotAccess(Access acc, String store, BackupSnapshotRef ref, long full, long partial)
+            throws IOException {
+        BackupNamespace ns = ref.group().ns();
+        boolean all = acc.checkFull(store, ns, full, partial);
+        Datastore ds = acc.datastore(store);
+        if (!all) {
+            Optional<String> owner = owner(ds, ref.group());
+            if (owner.isEmpty()) {
+                throw ApiException.badRequest("backup group '" + ref.group() + "' does not exist");
+            }
+            acc.checkOwner(owner.get());
+        }
+        return ds;
+    }
+
+    /** {@code GET .../files} (backup-type, backup-id, backup-time, ns). */
+    static RestResponse files(Access acc, String store, String query) throws IOException {
+        ApiParams p = ApiParams.ofQuery(query, Set.of("backup-type", "backup-id", "backup-time", "ns"));
+        BackupSnapshotRef ref = snapshotParam(p);
+        Datastore ds = checkSnapshotAccess(acc, store, ref, Access.AUDIT | Access.READ, Access.BACKUP);
+        requireSnapshot(ds, ref);
+        try {
+            return RestResponse.data(SnapshotJson.contents(ds, ref).files());
+        } catch (NoSuchFileException e) {
+            throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist");
+        }
+    }
+
+    /** {@code GET .../download} (file-name + snapshot): the raw file as {@code application/octet-stream}. */
+    static RestResponse download(Access acc, String store, String query) throws IOException {
+        ApiParams p = ApiParams.ofQuery(query, Set.of("backup-type", "backup-id", "backup-time", "file-name", "ns"));
+        String fileName = p.fileName();
+        BackupSnapshotRef ref = snapshotParam(p);
+        Datastore ds = checkSnapshotAccess(acc, store, ref, Access.READ, Access.BACKUP);
+        Path file = ds.snapshotDir(ref).resolve(fileName);
+        if (!DOWNLOADABLE.matcher(fileName).matches() || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw ApiException.badRequest("File open failed: No such file or directory (os error 2)");
+        }
+        byte[] body = Files.readAllBytes(file);
+        return new RestResponse(200, H2Response.OCTET_STREAM, body, Map.of());
+    }
+
+    /** {@code DELETE .../snapshots} (forget: backup-type, backup-id, backup-time, ns). */
+    static RestResponse forget(Access acc, String store, String query) throws IOException {
+        ApiParams p = ApiParams.ofQuery(query, Set.of("backup-type", "backup-id", "backup-time", "ns"));
+        BackupSnapshotRef ref = snapshotParam(p);
+        Datastore ds = checkSnapshotAccess(acc, store, ref, Access.MODIFY, Access.PRUNE);
+        requireSnapshot(ds, ref);
+        if (ds.isProtected(ref)) {
+            throw ApiException.badRequest("cannot remove protected snapshot");
+        }
+        try {
+            ds.removeSnapshot(ref);
+        } catch (NoSuchFileException e) {
+            throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist");
+        } catch (IOException e) {
+            if (ds.isProtected(ref)) { // protected meanwhile
+                throw ApiException.badRequest("cannot remove protected snapshot");
+            }
+            throw e;
+        }
+        return RestResponse.data(NullNode.getInstance());
+    }
+
+    /**
+     * {@code GET .../status} ({@code verbose}): {@code total}, {@code used}, {@code avail} in
+     * bytes (of the file system), with {@code verbose} also {@code counts} (groups and
+     * snapshots per type over all namespaces; a type without groups is null) and
+     * {@code gc-status} (the {@code .gc-status} file, only with {@code Datastore.Audit}).
+     */
+    static RestResponse status(Access acc, String store, String query) throws IOException {
+        if (!acc.stores().containsKey(store)
+                || (acc.privileges(store, BackupNamespace.ROOT) & (Access.AUDIT | Access.BACKUP)) == 0) {
+            throw new ApiException(403, "permission check failed");
+        }
+        ApiParams p = ApiParams.ofQuery(query, Set.of("verbose"));
+        boolean verbose = p.bool("verbose", false);
+        Datastore ds = acc.datastore(store);
+        boolean audit = (acc.privileges(store, BackupNamespace.ROOT) & Access.AUDIT) != 0;
+        FileStore fs = Files.getFileStore(ds.root());
+        long total = fs.getTotalSpace();
+        ObjectNode o = F.objectNode();
+        o.put("avail", fs.getUsableSpace());
+        if (verbose) {
+            o.set("counts", counts(ds, audit ? null : acc));
+            if (audit) {
+                o.set("gc-status", gcStatus(ds));
+            }
+        }
+        o.put("total", total);
+        o.put("used", total - fs.getUnallocatedSpace());
+        return RestResponse.data(o);
+    }
+
+    /**
+     * {@code GET .../gc}: the last garbage collection's status (the {@code .gc-status} file, or
+     * all counters 0 if there was none); needs {@code Datastore.Audit}.
+     */
+    static RestResponse gc(Access acc, String store, String query) {
+        if (!acc.stores().containsKey(store) || (acc.privileges(store, BackupNamespace.ROOT) & Access.AUDIT) == 0) {
+            throw new ApiException(403, "permission check failed");
+        }
+        ApiParams.ofQuery(query, Set.of());
+        return RestResponse.data(gcStatus(acc.datastore(store)));
+    }
+
+    /** Seconds between two points of the usage history. */
+    static final long HISTORY_DELTA = 1800;
+    /** Points of the usage history. */
+    static final int HISTORY_POINTS = 1440;
+
+    /**
+     * {@code GET /api2/json/status/datastore-usage}: per visible store {@code {"store","total",
+     * "used","avail","history","history-start","history-delta","gc-status"}}; jpbs keeps no
+     * usage history yet, so {@code history} is {@value #HISTORY_POINTS} nulls (what PBS answers
+     * for a store without data). A store seen only through a namespace ACL gives {@code {"store"}}.
+     */
+    static RestResponse usage(Access acc, String query, long now) throws IOException {
+        ApiParams.ofQuery(query, Set.of());
+        ArrayNode out = F.arrayNode();
+        for (String store : new java.util.TreeSet<>(acc.stores().keySet())) {
+            long privs = acc.privileges(store, BackupNamespace.ROOT);
+            if ((privs & (Access.AUDIT | Access.BACKUP)) == 0) {
+                if (acc.anyPrivsBelow(store, NS_PRIVS | Access.READ)) {
+                    out.add(F.objectNode().put("store", store));
+                }
+                continue;
+            }
+            Datastore ds = acc.datastore(store);
+            FileStore fs = Files.getFileStore(ds.root());
+            long total = fs.getTotalSpace();
+            ObjectNode o = out.addObject();
+            o.put("avail", fs.getUsableSpace());
+            o.set("gc-status", gcStatus(ds));
+            ArrayNode h = o.putArray("history");
+            for (int i = 0; i < HISTORY_POINTS; i++) {
+                h.addNull();
+            }
+            o.put("history-delta", HISTORY_DELTA);
+            o.put("history-start", (now / HISTORY_DELTA + 1) * HISTORY_DELTA - HISTORY_POINTS * HISTORY_DELTA);
+            o.put("store", store);
+            o.put("total", total);
+            o.put("used", total - fs.getUnallocatedSpace());
+        }
+        return RestResponse.data(out);
+    }
+
+    private static ObjectNode counts(Datastore ds, Access ownerFilter) throws IOException {
+        Map<BackupType, long[]> c = new EnumMap<>(BackupType.class);
+        for (BackupNamespace ns : ds.listNamespaces()) {
+            for (BackupGroupRef g : ds.listGroups(ns)) {
+                if (ownerFilter != null) {
+                    Optional<String> owner = owner(ds, g);
+                    if (owner.isEmpty() || !ownerFilter.owns(owner.get())) {
+                        continue;
+                    }
+                }
+                int n = SnapshotJson.snapshotRefs(ds, g).size();
+                if (n == 0) {
+                    continue;
+                }
+                long[] v = c.computeIfAbsent(g.type(), k -> new long[2]);
+                v[0]++;
+                v[1] += n;
+            }
+        }
+        ObjectNode o = F.objectNode();
+        for (String key : new String[] {"ct", "host", "other", "vm"}) {
+            long[] v = key.equals("other") ? null : c.get(BackupType.parse(key));
+            if (v == null) {
+                o.putNull(key);
+            } else {
+                o.putObject(key).put("groups", v[0]).put("snapshots", v[1]);
+            }
+        }
+        return o;
+    }
+
+    private static JsonNode gcStatus(Datastore ds) {
+        Path f = ds.root().resolve(".gc-status");
+        try {
+            JsonNode n = MAPPER.readTree(Files.readAllBytes(f));
+            if (n != null && n.isObject()) {
+                return n;
+            }
+        } catch (IOException e) {
+            // absent or unreadable: PBS answers the empty status
+        }
+        ObjectNode o = F.objectNode();
+        for (String k : new String[] {"disk-bytes", "disk-chunks", "index-data-bytes", "index-file-count",
+            "pending-bytes", "pending-chunks", "removed-bad", "removed-bytes", "removed-chunks", "still-bad"}) {
+            o.put(k, 0);
+        }
+        return o;
+    }
+
+    private static Optional<String> owner(Datastore ds, BackupGroupRef g) {
+        try {
+            return Optional.of(ds.owner(g));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static void requireNamespace(Datastore ds, BackupNamespace ns) {
+        if (!ds.namespaceExists(ns)) {
+            throw ApiException.badRequest("namespace '" + ns + "' does not exist");
+        }
+    }
+
+    private static void requireSnapshot(Datastore ds, BackupSnapshotRef ref) {
+        if (!Files.isDirectory(ds.snapshotDir(ref), LinkOption.NOFOLLOW_LINKS)) {
+            throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist");
+        }
+    }
+
+    private static String describe(BackupSnapshotRef ref) {
+        BackupNamespace ns = ref.group().ns();
+        return (ns.isRoot() ? "" : "ns/" + ns + "/") + ref;
+    }
+}

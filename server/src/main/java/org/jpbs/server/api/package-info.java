@@ -1,0 +1,9 @@
+/**
+ * The jpbs REST API under {@code /api2/json} (spec {@code pbs-protocol.md} §4): version, ping,
+ * ticket login, the datastore list and the per-datastore listing, download and forget calls,
+ * with PBS parameter validation texts, permission rules and JSON shapes (checked against the
+ * answers of a real PBS 3.1.2 in {@code vectors/real-pbs/api/}). Entry point:
+ * {@link org.jpbs.server.api.JpbsRestHandler}, plugged into
+ * {@link org.jpbs.server.JpbsServer#start(org.jpbs.server.ServerConfig, org.jpbs.server.auth.Authenticator, org.jpbs.server.http.RestHandler)}.
+ */
+package org.jpbs.server.api;
