@@ -15,11 +15,11 @@ import java.util.regex.Pattern;
  * @param tokenName the token name, or null for a user
  */
 public record Authid(String name, String realm, String tokenName) {
-    /** The superuser: every privilege on every path, not stored in {@code acl.cfg} (§4.3). */
-    public static final Authid ROOT = new Authid("root", "pam", null);
-
     private static final Pattern NAME = Pattern.compile("[^\\s\\p{Cntrl}:/@!]{1,60}");
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._\\-]*");
+
+    /** The superuser: every privilege on every path, not stored in {@code acl.cfg} (§4.3). */
+    public static final Authid ROOT = new Authid("root", "pam", null);
 
     /** Validates the parts. */
     public Authid {
