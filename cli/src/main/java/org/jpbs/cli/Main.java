@@ -24,8 +24,11 @@ import picocli.CommandLine.Command;
         description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
         subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "Repository: --repository PATH; else $PBS_REPOSITORY if it starts with / or .;",
+        footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore;",
+            "else $PBS_REPOSITORY if it is a path (starts with / or .) or names a host;",
             "else ~/.local/share/jpbs/datastore (created on first use).",
+            "A server needs $PBS_PASSWORD (password or API token secret) and, for a",
+            "self-signed certificate, $PBS_FINGERPRINT or --fingerprint.",
             "Exit codes: 0 success, 1 error, 2 usage error. Each command has --help."})
 public final class Main implements Callable<Integer> {
     private final CliContext ctx;

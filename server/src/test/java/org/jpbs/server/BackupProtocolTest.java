@@ -74,6 +74,14 @@ class BackupProtocolTest {
         try (TestServer s = TestServer.start(tmp, "store1");
              PbsTestClient c = s.backup(q("vm", "201", T))) {
             assertEquals("{\"data\":null}", c.call("GET", "/previous_backup_time").text());
+            var codec = c.channel().pipeline().get(io.netty.handler.codec.http2.Http2FrameCodec.class);
+            var conn = codec.connection();
+            assertEquals(Integer.MAX_VALUE - 1, conn.remote().flowController().initialWindowSize(),
+                    "server SETTINGS: initial window 2^31-2");
+            assertTrue(conn.remote().flowController().windowSize(conn.connectionStream()) >= Integer.MAX_VALUE - 1,
+                    "server WINDOW_UPDATE opens the connection window");
+            assertEquals(4 * 1024 * 1024, codec.encoder().configuration().frameSizePolicy().maxFrameSize(),
+                    "server SETTINGS: max frame 4 MiB");
             PbsTestClient.Resp r = c.call("GET", "/");
             assertEquals(200, r.status());
             assertEquals("application/json;charset=UTF-8", r.contentType());

@@ -10,9 +10,6 @@ import org.jpbs.server.auth.StaticTokenAuthenticator;
 
 /** A server on 127.0.0.1 with an ephemeral port, fresh datastores and one API token (the capture's). */
 final class TestServer implements AutoCloseable {
-    static {
-        io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.PARANOID);
-    }
     static final String TOKEN_ID = "root@pam!capture";
     static final String SECRET = "capture-token-secret";
     static final String TOKEN = TOKEN_ID + ":" + SECRET;

@@ -42,7 +42,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jpbs backup [options] ARCHIVE...}: one new snapshot holding every archive given.
+ * {@code jpbs backup [options] ARCHIVE...}: one new snapshot holding every archive given, in a
+ * local datastore or on a server ({@link RemoteBackup}).
  *
  * <p>All arguments are checked first; then the datastore is locked shared (as a PBS backup
  * writer does), a snapshot writer is opened, images are backed up with {@link ImageBackup}
@@ -82,6 +83,10 @@ public final class BackupCommand implements Callable<Integer> {
             description = "Threads hashing and compressing chunks (default: available processors).")
     Integer workers;
 
+    @Option(names = "--upload-concurrency", paramLabel = "N", defaultValue = "16",
+            description = "Chunk uploads in flight to a server (default: ${DEFAULT-VALUE}).")
+    int uploadConcurrency;
+
     @Mixin
     OutputOptions output;
 
@@ -110,8 +115,16 @@ public final class BackupCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--backup-time: " + e.getMessage(), e);
             }
         }
+        if (uploadConcurrency < 1) {
+            throw new IllegalArgumentException("--upload-concurrency must be at least 1, got " + uploadConcurrency);
+        }
         List<ArchiveSpec> specs = ArchiveSpec.parseAll(archives);
 
+        if (repo.isRemote(ctx)) {
+            try (var pbs = repo.client(ctx)) {
+                return new RemoteBackup(ctx, output, threads, uploadConcurrency).run(pbs, group, backupTime, specs);
+            }
+        }
         Datastore ds = repo.open(ctx, true);
         long started = System.nanoTime();
         Optional<BackupSnapshotRef> last = ds.lastFinishedSnapshot(group);

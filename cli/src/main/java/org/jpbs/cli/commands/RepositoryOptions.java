@@ -4,54 +4,109 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jpbs.cli.CliContext;
+import org.jpbs.client.remote.Credentials;
+import org.jpbs.client.remote.PbsClient;
+import org.jpbs.client.remote.Repository;
 import org.jpbs.datastore.snapshot.Datastore;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --repository PATH} option shared by every command that uses a datastore.
+ * The {@code --repository} and {@code --fingerprint} options shared by every command that uses
+ * a datastore.
  *
  * <p>Resolution: {@code --repository}; else {@code $PBS_REPOSITORY} if it is a local path
- * (starts with {@code /} or {@code .}; a PBS remote like {@code user@host:store} is ignored
- * here); else {@code ~/.local/share/jpbs/datastore}. The default location is created on first
- * use; an explicitly given repository is created only by {@code backup}.
+ * (starts with {@code /} or {@code .}) or a server repository (has a {@code host:} part); else
+ * {@code ~/.local/share/jpbs/datastore}. A repository string is a server repository when it has
+ * the form {@code [[user@realm[!token]@]host[:port]:]datastore} with a host (spec
+ * {@code pbs-protocol.md} §4.2); otherwise it is a local directory. For a server the password or
+ * token secret comes from {@code $PBS_PASSWORD} (or {@code $PBS_PASSWORD_FILE}) and the trusted
+ * certificate fingerprint from {@code --fingerprint} or {@code $PBS_FINGERPRINT}. The default
+ * local location is created on first use; an explicitly given local repository is created only
+ * by {@code backup}.
  */
 public final class RepositoryOptions {
     /** The default datastore below the home directory. */
     public static final String DEFAULT_RELATIVE = ".local/share/jpbs/datastore";
 
-    @Option(names = "--repository", paramLabel = "PATH",
-            description = "Datastore directory. Default: $PBS_REPOSITORY if it is a path, else ~/"
-                    + DEFAULT_RELATIVE + ".")
+    @Option(names = "--repository", paramLabel = "REPO",
+            description = "Datastore directory, or a server [[user@realm[!token]@]host[:port]:]datastore."
+                    + " Default: $PBS_REPOSITORY, else ~/" + DEFAULT_RELATIVE + ".")
     String repository;
+
+    @Option(names = "--fingerprint", paramLabel = "FP",
+            description = "Trust the server certificate with this SHA-256 fingerprint (ab:cd:...; default: $PBS_FINGERPRINT).")
+    String fingerprint;
 
     /** The datastore path and whether it is the implicit default location. */
     public record Location(Path path, boolean isDefault) {}
 
     /**
-     * Where the datastore is.
+     * The repository: local or remote.
      *
-     * @throws IllegalArgumentException if {@code --repository} is not a local path
+     * @throws IllegalArgumentException if {@code --repository} or {@code $PBS_REPOSITORY} is malformed
      */
-    public Location location(CliContext ctx) {
+    public Repository resolve(CliContext ctx) {
         if (repository != null) {
             if (repository.isEmpty()) {
                 throw new IllegalArgumentException("--repository: empty path");
             }
-            if (!(repository.startsWith("/") || repository.startsWith(".")) && repository.contains(":")) {
-                throw new IllegalArgumentException("--repository '" + repository
-                        + "': remote repositories are not supported yet (give a local datastore path)");
+            try {
+                return Repository.parse(repository);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--repository: " + e.getMessage(), e);
             }
-            return new Location(Path.of(repository), false);
         }
         String env = ctx.getenv("PBS_REPOSITORY");
-        if (env != null && (env.startsWith("/") || env.startsWith("."))) {
-            return new Location(Path.of(env), false);
+        if (env != null && !env.isEmpty()) {
+            Repository r;
+            try {
+                r = Repository.parse(env);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("PBS_REPOSITORY: " + e.getMessage(), e);
+            }
+            if (r.isRemote() || env.startsWith("/") || env.startsWith(".")) {
+                return r;
+            }
         }
-        return new Location(ctx.home().resolve(DEFAULT_RELATIVE), true);
+        return Repository.local(ctx.home().resolve(DEFAULT_RELATIVE));
+    }
+
+    /** True if the repository is a server. */
+    public boolean isRemote(CliContext ctx) {
+        return resolve(ctx).isRemote();
     }
 
     /**
-     * Opens the datastore.
+     * A client for the server repository (password/token secret and fingerprint from the
+     * options and environment).
+     *
+     * @throws IllegalArgumentException if the repository is local, or no password is set
+     */
+    public PbsClient client(CliContext ctx) {
+        Repository r = resolve(ctx);
+        return new PbsClient(r, Credentials.fromEnv(ctx.env(), fingerprint));
+    }
+
+    /**
+     * Where the local datastore is.
+     *
+     * @throws IllegalArgumentException if the repository is a server
+     */
+    public Location location(CliContext ctx) {
+        Repository r = resolve(ctx);
+        if (r.isRemote()) {
+            throw new IllegalArgumentException("repository " + r + " is a server; this command works on a local datastore only");
+        }
+        return new Location(r.localPath(), repository == null && !isLocalEnv(ctx));
+    }
+
+    private static boolean isLocalEnv(CliContext ctx) {
+        String env = ctx.getenv("PBS_REPOSITORY");
+        return env != null && (env.startsWith("/") || env.startsWith("."));
+    }
+
+    /**
+     * Opens the local datastore.
      *
      * @param create create it if missing (always done for the default location)
      * @throws IOException e.g. "not a datastore: PATH (no .chunks directory)"

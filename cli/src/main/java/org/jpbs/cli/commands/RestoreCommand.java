@@ -10,6 +10,7 @@ import org.jpbs.client.progress.ProgressRenderer;
 import org.jpbs.client.progress.Summary;
 import org.jpbs.client.progress.Units;
 import org.jpbs.client.restore.ImageRestore;
+import org.jpbs.client.restore.PipelinedRestore;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.api.ArchiveName;
 import org.jpbs.core.api.BackupSnapshotRef;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jpbs restore [options] SNAPSHOT ARCHIVE TARGET}: writes one archive of a snapshot.
+ * {@code jpbs restore [options] SNAPSHOT ARCHIVE TARGET}: writes one archive of a snapshot, from
+ * a local datastore or a server ({@link RemoteRestore}).
  *
  * <p>A {@code .fidx}/{@code .didx} archive is restored as its raw byte stream (an image, or the
  * concatenated chunk stream such as a pxar archive) with {@link ImageRestore}: chunks are
@@ -57,8 +59,13 @@ public final class RestoreCommand implements Callable<Integer> {
     boolean sparse;
 
     @Option(names = "--fetch-workers", paramLabel = "N",
-            description = "Threads fetching and decoding chunks (default: available processors).")
+            description = "Threads fetching and decoding chunks (default: $PBS_RESTORE_MAX_THREADS, else available processors).")
     Integer fetchWorkers;
+
+    @Option(names = "--fetch-concurrency", paramLabel = "N",
+            description = "Chunk downloads in flight from a server (default: $PBS_RESTORE_FETCH_CONCURRENCY, else "
+                    + PipelinedRestore.DEFAULT_FETCH_CONCURRENCY + ").")
+    Integer fetchConcurrency;
 
     @Mixin
     OutputOptions output;
@@ -80,15 +87,27 @@ public final class RestoreCommand implements Callable<Integer> {
     @Override
     @SuppressWarnings("try") // the progress renderer only needs closing
     public Integer call() throws Exception {
-        int threads = fetchWorkers != null ? fetchWorkers : Runtime.getRuntime().availableProcessors();
+        int threads = fetchWorkers != null ? fetchWorkers
+                : envInt("PBS_RESTORE_MAX_THREADS", Runtime.getRuntime().availableProcessors());
         if (threads < 1) {
             throw new IllegalArgumentException("--fetch-workers must be at least 1, got " + threads);
+        }
+        int fetches = fetchConcurrency != null ? fetchConcurrency
+                : envInt("PBS_RESTORE_FETCH_CONCURRENCY", PipelinedRestore.DEFAULT_FETCH_CONCURRENCY);
+        if (fetches < 1) {
+            throw new IllegalArgumentException("--fetch-concurrency must be at least 1, got " + fetches);
         }
         String serverName;
         try {
             serverName = ArchiveName.toServerName(archive);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("ARCHIVE: " + e.getMessage(), e);
+        }
+        if (repo.isRemote(ctx)) {
+            try (var pbs = repo.client(ctx)) {
+                return new RemoteRestore(ctx, output).run(pbs, Snapshots.namespace(ns), snapshot, serverName, target,
+                        sparse, fetches, threads);
+            }
         }
         Datastore ds = repo.open(ctx, false);
         BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
@@ -123,6 +142,19 @@ public final class RestoreCommand implements Callable<Integer> {
             output.info(ctx, Summary.restore(serverName, out.description(), stats));
         }
         return 0;
+    }
+
+    /** A positive integer from the environment, or {@code dflt} if unset. */
+    private int envInt(String name, int dflt) {
+        String v = ctx.getenv(name);
+        if (v == null || v.isBlank()) {
+            return dflt;
+        }
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + ": not a number: '" + v + "'");
+        }
     }
 
     private static FileEntry findEntry(SnapshotReader reader, BackupSnapshotRef ref, String serverName) {

@@ -3,10 +3,12 @@ package org.jpbs.cli.commands;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
+import org.jpbs.client.remote.PbsClient;
+import org.jpbs.client.remote.RemoteChunkReader;
 import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.snapshot.Datastore;
-import org.jpbs.datastore.snapshot.SnapshotReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -40,11 +42,21 @@ public final class SnapshotFilesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Datastore ds = repo.open(ctx, false);
-        BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
-        SnapshotReader reader = ds.openSnapshot(ref);
+        BackupManifest manifest;
+        if (repo.isRemote(ctx)) {
+            try (PbsClient pbs = repo.client(ctx)) {
+                BackupSnapshotRef ref = Snapshots.resolve(pbs, Snapshots.namespace(ns), snapshot);
+                try (RemoteChunkReader reader = RemoteChunkReader.open(pbs, ref)) {
+                    manifest = reader.manifest();
+                }
+            }
+        } else {
+            Datastore ds = repo.open(ctx, false);
+            BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
+            manifest = ds.openSnapshot(ref).manifest();
+        }
         TextTable table = new TextTable(List.of("filename", "size", "crypt-mode", "csum"));
-        for (FileEntry f : reader.manifest().files()) {
+        for (FileEntry f : manifest.files()) {
             table.add(List.of(f.filename(), Long.toString(f.size()), f.cryptMode().text(), f.csum().hex()));
         }
         table.print(ctx.out());

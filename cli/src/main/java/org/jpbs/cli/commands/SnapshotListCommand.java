@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -8,6 +9,8 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.client.progress.Units;
+import org.jpbs.client.remote.PbsClient;
+import org.jpbs.client.remote.RemoteSnapshots;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.manifest.FileEntry;
@@ -47,6 +50,11 @@ public final class SnapshotListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (repo.isRemote(ctx)) {
+            try (PbsClient pbs = repo.client(ctx)) {
+                return listRemote(pbs);
+            }
+        }
         Datastore ds = repo.open(ctx, false);
         List<BackupNamespace> namespaces;
         if (ns != null) {
@@ -77,6 +85,37 @@ public final class SnapshotListCommand implements Callable<Integer> {
                     }
                     table.add(row);
                 }
+            }
+        }
+        table.print(ctx.out());
+        return 0;
+    }
+
+    /** The same table from the server's REST listing (spec {@code pbs-protocol.md} §4.4). */
+    private int listRemote(PbsClient pbs) throws IOException {
+        List<BackupNamespace> namespaces = ns != null ? List.of(Snapshots.namespace(ns)) : RemoteSnapshots.namespaces(pbs);
+        boolean nsColumn = ns == null && namespaces.size() > 1;
+        List<String> header = new ArrayList<>(List.of("snapshot", "size", "files", "protected"));
+        if (nsColumn) {
+            header.addFirst("ns");
+        }
+        TextTable table = new TextTable(header);
+        for (BackupNamespace n : namespaces) {
+            BackupGroupRef g = group != null ? BackupGroupRef.parse(n, group) : null;
+            for (RemoteSnapshots.Snapshot s : RemoteSnapshots.list(pbs, n, g)) {
+                List<String> names = new ArrayList<>();
+                for (String f : s.files()) {
+                    int dot = f.lastIndexOf('.');
+                    names.add(dot > 0 ? f.substring(0, dot) : f);
+                }
+                names.sort(null);
+                List<String> row = new ArrayList<>(List.of(s.ref().toString(),
+                        s.finished() && s.size() >= 0 ? Units.bytes(s.size()) : "-",
+                        s.finished() ? String.join(" ", names) : "(unfinished)", s.isProtected() ? "yes" : "no"));
+                if (nsColumn) {
+                    row.addFirst(n.isRoot() ? "/" : n.toString());
+                }
+                table.add(row);
             }
         }
         table.print(ctx.out());

@@ -1,6 +1,8 @@
 package org.jpbs.cli.commands;
 
 import java.io.IOException;
+import org.jpbs.client.remote.PbsClient;
+import org.jpbs.client.remote.RemoteSnapshots;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
@@ -39,6 +41,24 @@ final class Snapshots {
             BackupGroupRef group = BackupGroupRef.parse(ns, spec);
             return ds.lastFinishedSnapshot(group).orElseThrow(() -> new IllegalArgumentException(
                     "no finished snapshot in group " + describe(group)));
+        }
+        if (slashes == 2) {
+            return BackupSnapshotRef.parse(ns, spec);
+        }
+        throw new IllegalArgumentException("invalid snapshot '" + spec
+                + "' (expected <type>/<id>/<time> or a group <type>/<id>, e.g. host/myhost/2024-01-02T03:04:05Z)");
+    }
+
+    /**
+     * As {@link #resolve(Datastore, BackupNamespace, String)}, on a server: a group's latest
+     * finished snapshot is found with the REST snapshot listing.
+     */
+    static BackupSnapshotRef resolve(PbsClient pbs, BackupNamespace ns, String spec) throws IOException {
+        long slashes = spec.chars().filter(c -> c == '/').count();
+        if (slashes == 1) {
+            BackupGroupRef group = BackupGroupRef.parse(ns, spec);
+            return RemoteSnapshots.latest(pbs, group).orElseThrow(() -> new IllegalArgumentException(
+                    "no finished snapshot in group " + describe(group) + " on " + pbs.repository().hostAndPort()));
         }
         if (slashes == 2) {
             return BackupSnapshotRef.parse(ns, spec);

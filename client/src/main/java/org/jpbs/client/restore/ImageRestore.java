@@ -12,14 +12,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import org.jpbs.client.Workers;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.ChunkSource;
 import org.jpbs.core.blob.ZeroChunks;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
-import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.IndexFile;
 
 /**
@@ -209,9 +207,23 @@ public final class ImageRestore {
 
     private byte[] fetch(IndexFile index, int i, ChunkSource source, String resource, Counters c)
             throws IOException {
+        byte[] data = source.readChunk(index.digest(i), index.chunkLength(i));
+        check(index, i, data, verify, resource);
+        c.fetchedChunks.increment();
+        c.fetchedBytes.add(index.chunkLength(i));
+        return data;
+    }
+
+    /**
+     * Checks a decoded chunk: its length must be the index's chunk length and, with
+     * {@code verify}, its SHA-256 must be its digest.
+     *
+     * @throws CorruptDataException naming the chunk, its number and offset
+     */
+    static void check(IndexFile index, int i, byte[] data, boolean verify, String resource)
+            throws CorruptDataException {
         Digest d = index.digest(i);
         int len = index.chunkLength(i);
-        byte[] data = source.readChunk(d, len);
         if (data.length != len) {
             throw new CorruptDataException("chunk " + d.hex(), -1, "decoded to " + data.length
                     + " bytes, but " + resource + " expects " + len + " (chunk #" + i + ")");
@@ -223,75 +235,12 @@ public final class ImageRestore {
                         + actual.hex() + "; " + resource + " chunk #" + i + " at byte " + index.chunkStart(i) + ")");
             }
         }
-        c.fetchedChunks.increment();
-        c.fetchedBytes.add(len);
-        return data;
     }
 
-    private static void writeFully(FileChannel target, byte[] data, int len, long offset) throws IOException {
+    static void writeFully(FileChannel target, byte[] data, int len, long offset) throws IOException {
         ByteBuffer bb = ByteBuffer.wrap(data, 0, len);
         while (bb.hasRemaining()) {
             target.write(bb, offset + bb.position());
-        }
-    }
-
-    /**
-     * Zero-chunk digests of a fixed index (at most two lengths: the chunk size and the last
-     * chunk's length) and a shared read-only zero buffer. A dynamic index has variable chunk
-     * lengths; its zero chunks are not recognised by digest.
-     */
-    private static final class ZeroDigests {
-        private final Digest full;
-        private final int fullLen;
-        private final Digest last;
-        private final int lastLen;
-        private volatile byte[] zeros = new byte[0];
-
-        ZeroDigests(IndexFile index) {
-            if (index instanceof FixedIndex fixed && fixed.chunkCount() > 0) {
-                fullLen = fixed.chunkSize();
-                full = ZeroChunks.digest(fullLen);
-                lastLen = fixed.chunkLength(fixed.chunkCount() - 1);
-                last = lastLen == fullLen ? full : ZeroChunks.digest(lastLen);
-            } else {
-                full = last = null;
-                fullLen = lastLen = -1;
-            }
-        }
-
-        boolean isZero(Digest d, int len) {
-            return (len == fullLen && d.equals(full)) || (len == lastLen && d.equals(last));
-        }
-
-        byte[] buffer(int len) {
-            byte[] z = zeros;
-            if (z.length < len) {
-                synchronized (this) {
-                    if (zeros.length < len) {
-                        zeros = new byte[len];
-                    }
-                    z = zeros;
-                }
-            }
-            return z;
-        }
-    }
-
-    private static final class Counters {
-        final LongAdder fetchedChunks = new LongAdder();
-        final LongAdder fetchedBytes = new LongAdder();
-        final LongAdder zeroChunks = new LongAdder();
-        final LongAdder zeroBytes = new LongAdder();
-        final LongAdder skippedBytes = new LongAdder();
-
-        void zero(int len) {
-            zeroChunks.increment();
-            zeroBytes.add(len);
-        }
-
-        RestoreStats stats(IndexFile index, long nanos) {
-            return new RestoreStats(index.size(), index.chunkCount(), fetchedChunks.sum(), fetchedBytes.sum(),
-                    zeroChunks.sum(), zeroBytes.sum(), skippedBytes.sum(), nanos);
         }
     }
 }

@@ -78,7 +78,7 @@ public final class AuthConfig {
         }
         Section section = UserConfig.section(UserConfig.USER, u, comment); // validates the comment
         String hash = password == null ? null : PasswordHash.hash(password, PasswordHash.PASSWORD_ITERATIONS);
-        try (ConfigFiles.Lock l = ConfigFiles.lock(dir)) {
+        try (ConfigFiles.Lock _ = ConfigFiles.lock(dir)) {
             AuthState s = load();
             if (s.users().user(u).isPresent()) {
                 throw new IllegalArgumentException("user '" + u + "' already exists");
@@ -104,7 +104,7 @@ public final class AuthConfig {
         checkRealm(u);
         checkPassword(password);
         String hash = PasswordHash.hash(password, PasswordHash.PASSWORD_ITERATIONS);
-        try (ConfigFiles.Lock l = ConfigFiles.lock(dir)) {
+        try (ConfigFiles.Lock _ = ConfigFiles.lock(dir)) {
             AuthState s = load();
             if (!s.users().userExists(u)) {
                 throw new IllegalArgumentException("no such user '" + u + "'");
@@ -130,7 +130,7 @@ public final class AuthConfig {
         Section section = UserConfig.section(UserConfig.TOKEN, t, comment); // validates the comment
         String secret = UUID.randomUUID().toString();
         String hash = PasswordHash.hash(secret, PasswordHash.TOKEN_ITERATIONS);
-        try (ConfigFiles.Lock l = ConfigFiles.lock(dir)) {
+        try (ConfigFiles.Lock _ = ConfigFiles.lock(dir)) {
             AuthState s = load();
             if (!s.users().userExists(u)) {
                 throw new IllegalArgumentException("no such user '" + u + "'");
@@ -160,7 +160,7 @@ public final class AuthConfig {
         if (!t.isToken()) {
             throw new IllegalArgumentException("'" + tokenid + "' is not a token id (user@realm!name)");
         }
-        try (ConfigFiles.Lock l = ConfigFiles.lock(dir)) {
+        try (ConfigFiles.Lock _ = ConfigFiles.lock(dir)) {
             AuthState s = load();
             if (s.users().token(t).isEmpty()) {
                 throw new IllegalArgumentException("no such API token '" + t + "'");
@@ -188,7 +188,7 @@ public final class AuthConfig {
         String p = AclPaths.check(path);
         Authid a = Authid.parse(authid);
         Role r = Role.parse(role);
-        try (ConfigFiles.Lock l = ConfigFiles.lock(dir)) {
+        try (ConfigFiles.Lock _ = ConfigFiles.lock(dir)) {
             AuthState s = load();
             if (!delete) {
                 if (!s.users().userExists(a)) {

@@ -95,7 +95,7 @@ final class BackupCalls {
         ChunkStore.InsertResult r = s.ds.chunkStore().insert(digest, blob);
         s.knownChunks.put(digest, size);
         s.stats.chunk(size, encodedSize, r.duplicate());
-        s.debug("upload_chunk done: " + size + " bytes, " + digest.hex() + (r.duplicate() ? " (duplicate)" : ""));
+        s.trace("upload_chunk done: " + size + " bytes, " + digest.hex() + (r.duplicate() ? " (duplicate)" : ""));
         return H2Response.text(digest.hex());
     }
 
@@ -196,7 +196,7 @@ final class BackupCalls {
             }
             w.append(d, offsets[i], len);
         }
-        s.debug(w.kind() + "_append " + digests.size() + " chunks to writer " + wid);
+        s.trace(w.kind() + "_append " + digests.size() + " chunks to writer " + wid);
         return H2Response.nullData();
     }
 
@@ -211,7 +211,7 @@ final class BackupCalls {
         FixedIndex idx = w.close(count, size, csum, now());
         s.writer.addFixedIndex(w.archiveName(), idx);
         s.writers.remove(wid);
-        LOG("closed fixed index " + wid + " '" + w.archiveName() + "': size " + idx.size() + ", "
+        info("closed fixed index " + wid + " '" + w.archiveName() + "': size " + idx.size() + ", "
                 + idx.chunkCount() + " chunks, csum " + idx.computeCsum().hex());
         return H2Response.nullData();
     }
@@ -227,7 +227,7 @@ final class BackupCalls {
         DynamicIndex idx = w.close(count, size, csum, now());
         s.writer.addDynamicIndex(w.archiveName(), idx);
         s.writers.remove(wid);
-        LOG("closed dynamic index " + wid + " '" + w.archiveName() + "': size " + idx.size() + ", "
+        info("closed dynamic index " + wid + " '" + w.archiveName() + "': size " + idx.size() + ", "
                 + idx.chunkCount() + " chunks, csum " + idx.computeCsum().hex());
         return H2Response.nullData();
     }
@@ -310,7 +310,7 @@ final class BackupCalls {
         if (s.benchmark) {
             s.writer.abort();
             s.markFinished();
-            LOG("benchmark finished, data removed");
+            info("benchmark finished, data removed");
             return H2Response.nullData();
         }
         try {
@@ -319,11 +319,11 @@ final class BackupCalls {
             throw ApiException.badRequest("unable to update manifest blob - " + e.getMessage());
         }
         s.markFinished();
-        LOG("successfully finished backup (" + s.stats + ")");
+        info("successfully finished backup (" + s.stats + ")");
         return H2Response.nullData();
     }
 
-    private void LOG(String msg) {
+    private void info(String msg) {
         BackupSession.LOG.log(Level.INFO, s.logPrefix + msg);
     }
 }

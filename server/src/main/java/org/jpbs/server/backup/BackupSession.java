@@ -257,12 +257,18 @@ public final class BackupSession implements Http2Service {
         }
     }
 
+    /** Writer-level messages: INFO when the session was opened with {@code debug=true}, else DEBUG. */
     void debug(String msg) {
         if (debug) {
             LOG.log(Level.INFO, logPrefix + msg);
         } else {
             LOG.log(Level.DEBUG, () -> logPrefix + msg);
         }
+    }
+
+    /** Per-chunk and per-append messages: always at DEBUG level (the real client always asks for debug). */
+    void trace(String msg) {
+        LOG.log(Level.DEBUG, () -> logPrefix + msg);
     }
 
     /** Executor for chunk uploads. */

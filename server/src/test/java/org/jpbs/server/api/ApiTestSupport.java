@@ -64,6 +64,14 @@ final class ApiTestSupport {
             return new Resp(r.statusCode(), r.headers().firstValue("content-type").orElse(null), r.body());
         }
 
+        Resp postJson(String path, String json) throws Exception {
+            HttpRequest r = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+            HttpResponse<byte[]> a = http.send(r, HttpResponse.BodyHandlers.ofByteArray());
+            return new Resp(a.statusCode(), a.headers().firstValue("content-type").orElse(null), a.body());
+        }
+
         Resp get(String pathAndQuery, Map<String, String> headers) throws Exception {
             return send("GET", pathAndQuery, headers, null);
         }

@@ -1,0 +1,85 @@
+package org.jpbs.client.remote;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Set;
+import org.jpbs.client.ChunkSink;
+import org.jpbs.core.blob.EncodedChunk;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.core.index.FixedIndex;
+import org.jpbs.core.manifest.CryptMode;
+import org.jpbs.core.manifest.FileEntry;
+
+/**
+ * The {@link ChunkSink} of one fixed index in a backup session, for the image backup engine
+ * ({@link org.jpbs.client.backup.ImageBackup}): hashing and compression stay in the engine's
+ * workers, this class only decides what goes over the network (spec {@code pbs-protocol.md}
+ * §2.4-§2.6, §2.9).
+ *
+ * <ul>
+ * <li>{@link #isKnown}: the digest is listed by the previous snapshot's index of the same archive
+ *     (downloaded with {@code GET /previous}, so the server knows it too) or this session already
+ *     uploads it: no compression, no upload;</li>
+ * <li>{@link #insert}: starts an asynchronous upload ({@code POST /fixed_chunk}) and returns at
+ *     once unless {@code upload-concurrency} uploads are in flight;</li>
+ * <li>{@link #finish}: waits for the uploads, appends every chunk with its start offset
+ *     ({@code PUT /fixed_index}, batched) and closes the index with chunk count, size and
+ *     checksum ({@code POST /fixed_close}).</li>
+ * </ul>
+ * Thread-safe.
+ */
+public final class RemoteBackupWriter implements ChunkSink {
+    private final BackupClient client;
+    private final int wid;
+    private final Set<Digest> previous;
+
+    /**
+     * @param client   the session
+     * @param wid      the writer id from {@link BackupClient#createFixedIndex} (not incremental)
+     * @param previous digests of the previous snapshot's index of this archive, downloaded in this
+     *                 session (empty if none)
+     */
+    public RemoteBackupWriter(BackupClient client, int wid, Set<Digest> previous) {
+        this.client = client;
+        this.wid = wid;
+        this.previous = previous;
+    }
+
+    @Override
+    public boolean isKnown(Digest digest) {
+        return previous.contains(digest) || client.isUploaded(digest);
+    }
+
+    @Override
+    public void reuse(Digest digest) {
+        // the server registered it (previous index download) or this session uploads it
+    }
+
+    @Override
+    public boolean insert(EncodedChunk chunk) throws IOException {
+        return client.uploadChunk(wid, chunk).started();
+    }
+
+    /**
+     * Appends every chunk of {@code index} and closes the writer.
+     *
+     * @param serverName the archive name, e.g. {@code disk.img.fidx}
+     * @param index      the complete index the engine built
+     * @return the manifest entry (size = image size, csum = index checksum)
+     * @throws IOException if an upload failed or the server refuses the append or close
+     */
+    public FileEntry finish(String serverName, FixedIndex index) throws IOException {
+        client.awaitUploads();
+        int n = index.chunkCount();
+        Digest[] digests = new Digest[n];
+        long[] offsets = new long[n];
+        for (int i = 0; i < n; i++) {
+            digests[i] = index.digest(i);
+            offsets[i] = index.chunkStart(i);
+        }
+        client.appendFixed(wid, Arrays.asList(digests), offsets);
+        Digest csum = index.computeCsum();
+        client.closeFixed(wid, n, index.size(), csum);
+        return new FileEntry(serverName, CryptMode.NONE, index.size(), csum);
+    }
+}

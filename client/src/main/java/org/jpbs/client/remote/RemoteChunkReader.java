@@ -1,0 +1,157 @@
+package org.jpbs.client.remote;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jpbs.client.http.H2Session;
+import org.jpbs.client.http.HttpStatusException;
+import org.jpbs.client.http.Query;
+import org.jpbs.client.restore.ChunkFetcher;
+import org.jpbs.core.ChunkSource;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.core.errors.CorruptDataException;
+import org.jpbs.core.errors.MissingChunkException;
+import org.jpbs.core.index.DynamicIndex;
+import org.jpbs.core.index.FixedIndex;
+import org.jpbs.core.index.IndexFile;
+import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.core.manifest.FileEntry;
+
+/**
+ * A reader session on one snapshot (spec {@code pbs-protocol.md} §3): the manifest is
+ * downloaded when the session opens, indexes and blobs on request (each checked against the
+ * manifest: size and checksum), and chunks with {@code GET /chunk?digest=} — many at once as an
+ * asynchronous {@link ChunkFetcher}, or one at a time as a blocking {@link ChunkSource}. The
+ * server only serves chunks of an index downloaded in the same session, so call
+ * {@link #openIndex} first. Thread-safe.
+ */
+public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoCloseable {
+    private final H2Session h2;
+    private final BackupSnapshotRef ref;
+    private final BackupManifest manifest;
+
+    private RemoteChunkReader(H2Session h2, BackupSnapshotRef ref, BackupManifest manifest) {
+        this.h2 = h2;
+        this.ref = ref;
+        this.manifest = manifest;
+    }
+
+    /**
+     * Opens a reader session and downloads the manifest ({@code index.json.blob}).
+     *
+     * @throws HttpStatusException if the server refuses (e.g. the snapshot does not exist)
+     */
+    public static RemoteChunkReader open(PbsClient pbs, BackupSnapshotRef ref) throws IOException {
+        H2Session h2 = pbs.startReader(ref);
+        try {
+            byte[] raw = download(h2, BackupClient.MANIFEST);
+            BackupManifest m = BackupManifest.fromBlob(DataBlob.wrap(raw, BackupClient.MANIFEST), BackupClient.MANIFEST);
+            return new RemoteChunkReader(h2, ref, m);
+        } catch (IOException | RuntimeException e) {
+            h2.close();
+            throw e;
+        }
+    }
+
+    private static byte[] download(H2Session h2, String name) throws IOException {
+        String what = "download of " + name;
+        return BackupClient.await(h2.call("GET", "/download", Query.of().add("file-name", name).toString(),
+                BackupClient.FORM, null), what).check(what).body();
+    }
+
+    /** The snapshot. */
+    public BackupSnapshotRef snapshot() {
+        return ref;
+    }
+
+    /** The snapshot's manifest. */
+    public BackupManifest manifest() {
+        return manifest;
+    }
+
+    /**
+     * The manifest entry of an archive.
+     *
+     * @throws IllegalArgumentException naming the archive and listing the snapshot's files
+     */
+    public FileEntry entry(String serverName) {
+        return manifest.file(serverName).orElseThrow(() -> {
+            List<String> names = manifest.files().stream().map(FileEntry::filename).toList();
+            return new IllegalArgumentException("archive '" + serverName + "' is not in snapshot " + ref
+                    + " (it has: " + String.join(", ", names) + ")");
+        });
+    }
+
+    /**
+     * Downloads an index ({@code .fidx} or {@code .didx}) and checks size and checksum against the
+     * manifest; afterwards its chunks may be fetched.
+     *
+     * @throws CorruptDataException if it does not match the manifest
+     */
+    public IndexFile openIndex(String serverName) throws IOException {
+        FileEntry e = entry(serverName);
+        byte[] raw = download(h2, serverName);
+        String resource = ref + "/" + serverName;
+        IndexFile idx;
+        if (serverName.endsWith(".fidx")) {
+            idx = FixedIndex.read(ByteBuffer.wrap(raw), resource);
+        } else if (serverName.endsWith(".didx")) {
+            idx = DynamicIndex.read(ByteBuffer.wrap(raw), resource);
+        } else {
+            throw new IllegalArgumentException(serverName + " is not an index (.fidx or .didx)");
+        }
+        if (idx.size() != e.size() || !idx.computeCsum().equals(e.csum())) {
+            throw new CorruptDataException(resource, -1, "index does not match the manifest (size " + idx.size()
+                    + ", manifest says " + e.size() + ")");
+        }
+        return idx;
+    }
+
+    /**
+     * Downloads a blob, checks it against the manifest and decodes it.
+     *
+     * @throws CorruptDataException if it does not match the manifest or fails its CRC
+     * @throws org.jpbs.core.errors.EncryptedDataException if it is encrypted
+     */
+    public byte[] readBlob(String serverName) throws IOException {
+        FileEntry e = entry(serverName);
+        byte[] raw = download(h2, serverName);
+        String resource = ref + "/" + serverName;
+        if (raw.length != e.size() || !Digest.sha256(raw).equals(e.csum())) {
+            throw new CorruptDataException(resource, -1, "blob does not match the manifest");
+        }
+        return DataBlob.wrap(raw, resource).decode(resource, -1);
+    }
+
+    @Override
+    public CompletableFuture<DataBlob> fetch(Digest digest) {
+        String what = "download of chunk " + digest.hex();
+        return h2.call("GET", "/chunk", Query.of().add("digest", digest.hex()).toString(), BackupClient.FORM, null)
+                .thenApply(r -> {
+                    try {
+                        if (r.status() == 404) {
+                            throw new MissingChunkException(digest, "on the server (" + r.text().strip() + ")");
+                        }
+                        return DataBlob.wrap(r.check(what).body(), "chunk " + digest.hex());
+                    } catch (IOException e) {
+                        throw new java.util.concurrent.CompletionException(e);
+                    }
+                });
+    }
+
+    /** Fetches and decodes one chunk (blocking). */
+    @Override
+    public byte[] readChunk(Digest digest, int expectedSize) throws IOException {
+        DataBlob blob = BackupClient.await(fetch(digest), "download of chunk " + digest.hex());
+        return blob.decode("chunk " + digest.hex(), expectedSize);
+    }
+
+    /** Ends the session. */
+    @Override
+    public void close() {
+        h2.close();
+    }
+}

@@ -1,0 +1,10 @@
+/**
+ * The network side of backup and restore against a PBS-compatible server (spec
+ * {@code pbs-protocol.md} §2-§5): repository strings and credentials from the environment
+ * ({@link org.jpbs.client.remote.Repository}, {@link org.jpbs.client.remote.Credentials}), the
+ * REST calls and upgrades ({@link org.jpbs.client.remote.PbsClient}), the backup protocol
+ * ({@link org.jpbs.client.remote.BackupClient}, with {@link org.jpbs.client.remote.RemoteBackupWriter}
+ * as the {@link org.jpbs.client.ChunkSink} of the image backup engine) and the reader protocol
+ * ({@link org.jpbs.client.remote.RemoteChunkReader}, a chunk source with parallel fetches).
+ */
+package org.jpbs.client.remote;
