@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.ServerConfig;
 import org.jpbs.server.auth.AuthResult;
@@ -185,7 +186,7 @@ public final class JpbsRestHandler implements RestHandler {
         long visible = Access.AUDIT | Access.BACKUP;
         long below = Access.MODIFY | Access.READ | Access.BACKUP | Access.AUDIT;
         for (String store : new TreeMap<>(stores).keySet()) {
-            boolean allowed = (acc.privileges(store, org.jpbs.core.api.BackupNamespace.ROOT) & visible) != 0;
+            boolean allowed = (acc.privileges(store, BackupNamespace.ROOT) & visible) != 0;
             if (allowed || acc.anyPrivsBelow(store, below)) {
                 out.add(F.objectNode().putNull("comment").put("store", store));
             }
