@@ -4,6 +4,10 @@ import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.Charset;
 import java.util.concurrent.Callable;
+import org.jpbs.cli.admin.AclCommand;
+import org.jpbs.cli.admin.CertCommand;
+import org.jpbs.cli.admin.ServeCommand;
+import org.jpbs.cli.admin.UserCommand;
 import org.jpbs.cli.commands.BackupCommand;
 import org.jpbs.cli.commands.DatastoreCommand;
 import org.jpbs.cli.commands.RestoreCommand;
@@ -23,7 +27,7 @@ import picocli.CommandLine.Command;
 @Command(name = "jpbs", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
         subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
-            CommandLine.HelpCommand.class},
+            ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore;",
             "else $PBS_REPOSITORY if it is a path (starts with / or .) or names a host;",
             "else ~/.local/share/jpbs/datastore (created on first use).",

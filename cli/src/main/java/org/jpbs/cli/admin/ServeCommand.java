@@ -1,0 +1,100 @@
+package org.jpbs.cli.admin;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.jpbs.cli.CliContext;
+import org.jpbs.cli.commands.RepositoryOptions;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.server.JpbsServer;
+import org.jpbs.server.ServerConfig;
+import org.jpbs.server.api.JpbsRestHandler;
+import org.jpbs.server.auth.FileAuthenticator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code jpbs serve}: runs the HTTPS server (REST API, backup and reader protocols, spec
+ * {@code pbs-protocol.md}) until it is stopped (SIGINT/SIGTERM). On first start a self-signed
+ * certificate is created in the config directory; its SHA-256 fingerprint is printed on stderr.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {"Run the backup server (HTTPS, PBS backup/reader protocols and REST API).",
+            "Prints the certificate fingerprint and the listening address on stderr."})
+public final class ServeCommand implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Option(names = "--datastore", paramLabel = "NAME=PATH",
+            description = {"A datastore to serve (repeatable); created if PATH does not exist.",
+                "Default: default=~/" + RepositoryOptions.DEFAULT_RELATIVE})
+    List<String> datastores;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8007",
+            description = "TCP port (default ${DEFAULT-VALUE}; 0 = any free port).")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDR",
+            description = "Address to listen on (default: all addresses; 127.0.0.1 for loopback only).")
+    String bind;
+
+    @Mixin
+    ConfigDirOption config;
+
+    public ServeCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--port must be 0..65535, got " + port);
+        }
+        Map<String, Path> stores = new LinkedHashMap<>();
+        if (datastores == null || datastores.isEmpty()) {
+            stores.put("default", ctx.home().resolve(RepositoryOptions.DEFAULT_RELATIVE));
+        } else {
+            for (String spec : datastores) {
+                int eq = spec.indexOf('=');
+                if (eq <= 0 || eq == spec.length() - 1) {
+                    throw new IllegalArgumentException("--datastore '" + spec + "': expected NAME=PATH");
+                }
+                String name = spec.substring(0, eq);
+                if (!name.matches("[A-Za-z0-9_][A-Za-z0-9._\\-]*")) {
+                    throw new IllegalArgumentException("--datastore '" + spec + "': invalid datastore name '" + name + "'");
+                }
+                if (stores.put(name, Path.of(spec.substring(eq + 1))) != null) {
+                    throw new IllegalArgumentException("--datastore: name '" + name + "' given twice");
+                }
+            }
+        }
+        for (Map.Entry<String, Path> e : stores.entrySet()) {
+            if (!Files.isDirectory(e.getValue().resolve(".chunks"))) {
+                Datastore.openOrCreate(e.getValue());
+                ctx.err().println("created datastore '" + e.getKey() + "' at " + e.getValue());
+            }
+        }
+        Path configDir = config.resolve(ctx);
+        Files.createDirectories(configDir);
+        ServerConfig cfg = new ServerConfig(configDir, stores, bind, port);
+        FileAuthenticator auth = FileAuthenticator.open(configDir);
+        CountDownLatch stopped = new CountDownLatch(1);
+        try (JpbsServer server = JpbsServer.start(cfg, auth, JpbsRestHandler.create(cfg, auth))) {
+            Thread hook = new Thread(() -> {
+                server.close();
+                stopped.countDown();
+            }, "jpbs-serve-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            ctx.err().println("jpbs serve: listening on " + server.address() + " (config " + configDir + ")");
+            ctx.err().println("jpbs serve: certificate fingerprint " + server.fingerprint());
+            ctx.err().println("jpbs serve: datastores " + stores);
+            ctx.err().flush();
+            stopped.await();
+        }
+        return 0;
+    }
+}
