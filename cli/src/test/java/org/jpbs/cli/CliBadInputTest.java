@@ -113,7 +113,7 @@ class CliBadInputTest {
         fails(1, "--workers", "backup", "--repository", repo.toString(), "--workers", "0", "disk.img:" + img);
         fails(1, "--backup-time", backup("--backup-time", Long.toString(T1 - 10), "disk.img:" + img));
         fails(1, "--ns", "backup", "--repository", repo.toString(), "--ns", "a//b", "disk.img:" + img);
-        fails(1, "remote repositories", "backup", "--repository", "root@pam@host:store", "disk.img:" + img);
+        fails(1, "set PBS_PASSWORD", "backup", "--repository", "root@pam@host:store", "disk.img:" + img); // a server, but no password
         fails(2, "ARCHIVE", "backup", "--repository", repo.toString());
         fails(2, "--workers", "backup", "--repository", repo.toString(), "--workers", "many", "disk.img:" + img);
         fails(2, "--bogus", "backup", "--bogus", "disk.img:" + img);

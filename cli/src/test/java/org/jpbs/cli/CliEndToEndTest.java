@@ -184,7 +184,8 @@ class CliEndToEndTest {
         CliRunner envCli = new CliRunner(tmp.resolve("home"), Map.of("PBS_REPOSITORY", repo.toString()));
         assertEquals(0, envCli.run("backup", "-q", "--backup-id", "e", "c.conf:" + conf).exit());
         assertEquals(before + 1, CliRunner.snapshots(repo).size());
-        CliRunner homeCli = new CliRunner(tmp.resolve("home"), Map.of("PBS_REPOSITORY", "user@pbs@host:store"));
+        // a PBS_REPOSITORY without host (a bare datastore name) is neither a path nor a server: default location
+        CliRunner homeCli = new CliRunner(tmp.resolve("home"), Map.of("PBS_REPOSITORY", "store"));
         CliRunner.Result h = homeCli.run("backup", "-q", "c.conf:" + conf);
         assertEquals(0, h.exit(), h.all());
         assertEquals(1, CliRunner.snapshots(tmp.resolve("home/.local/share/jpbs/datastore")).size());

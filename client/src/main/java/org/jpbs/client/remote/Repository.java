@@ -35,7 +35,7 @@ public record Repository(String authId, String host, int port, String store, Pat
     private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]+(?:%[A-Za-z0-9_.\\-]+)?");
     private static final Pattern USER = Pattern.compile("[^\\s:/@!\\p{Cntrl}]+");
     private static final Pattern REALM = Pattern.compile("[A-Za-z][A-Za-z0-9._\\-]+");
-    private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._\\-]+");
+    private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._\\-]*");
 
     /** Checks the combination. */
     public Repository {
