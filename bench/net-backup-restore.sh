@@ -8,9 +8,10 @@
 # Environment: JPBS_BENCH_DIR (image, default /tmp/jpbs-bench); JPBS_BENCH_DS_DIR (datastore,
 #   server config, restore target; default /dev/shm/jpbs-net-bench); JPBS_BENCH_PORT (server
 #   port, default 18007; the proxy listens on PORT+1).
-# Every backup goes to a fresh datastore (the server is restarted, outside the timing), so all
-# chunks are uploaded. Times are wall-clock seconds of whole client commands (JVM start
-# included); MiB = 2^20 bytes. Client and server share the machine's cores.
+# The server runs for the whole benchmark (warmed up by one backup and restore first); before
+# each timed backup its chunks and snapshots are deleted, so every chunk is uploaded and stored.
+# Times are wall-clock seconds of whole client commands (JVM start included); MiB = 2^20
+# bytes. Client, server and proxy share the machine's cores.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 size=${1:-1024}
@@ -53,9 +54,8 @@ secret=$("$jpbs" user token create root@pam bench --config-dir "$cfg" --output-f
 "$jpbs" acl update /datastore DatastoreAdmin --auth-id 'root@pam!bench' --config-dir "$cfg" 2>/dev/null
 fp=$("$jpbs" cert info --config-dir "$cfg" | sed -n 's/^fingerprint: //p')
 
-start_server() { # fresh=1 removes the datastore first
-  if [ -n "$serve_pid" ]; then kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null || true; serve_pid=""; fi
-  [ "${1:-0}" = 1 ] && rm -rf "$ds"
+start_server() {
+  rm -rf "$ds"
   "$jpbs" serve --datastore "store1=$ds" --bind 127.0.0.1 --port "$port" --config-dir "$cfg" \
     >"$dsdir/serve.log" 2>&1 &
   serve_pid=$!
@@ -82,7 +82,10 @@ measure() { # name, prep, command...
   secs[$name]=$(printf '%s\n' "${list[@]}" | median)
   echo "  $name: ${list[*]} s" >&2
 }
-fresh() { start_server 1; }
+fresh() { # empty datastore, same running server
+  find "$ds/.chunks" -type f -delete
+  rm -rf "$ds/vm"
+}
 noprep() { :; }
 backup() { # repo-port concurrency
   "$jpbs" backup -q --repository "root@pam!bench@127.0.0.1:$1:store1" --backup-type vm --backup-id 100 \
@@ -98,6 +101,9 @@ up_list="1 4 8 16"
 down_list="1 4 8 12 16 20"
 echo "image: $img ($mib MiB), $runs runs each, $(nproc) cores, server data in $dsdir" >&2
 
+start_server
+backup "$port" 16 >/dev/null; restore "$port" 16 >/dev/null   # warm-up of the server, outside the timings
+
 # the latency proxy (runs for the whole benchmark)
 java "$root/bench/DelayProxy.java" "$pport" 127.0.0.1 "$port" "$delay" >"$dsdir/proxy.log" 2>&1 &
 proxy_pid=$!
@@ -108,7 +114,7 @@ for net in loopback delay; do
   echo "$net:" >&2
   for c in $up_list; do measure "backup-$net-$c" fresh backup "$p" "$c"; done
   # one snapshot to restore from
-  start_server 1; backup "$port" 16
+  fresh; backup "$port" 16
   for c in $down_list; do measure "restore-$net-$c" noprep restore "$p" "$c"; done
   want=$(sha256sum < "$img"); got=$(sha256sum < "$dsdir/restored.img")
   [ "$want" = "$got" ] || { echo "restored image differs from the original!" >&2; exit 1; }

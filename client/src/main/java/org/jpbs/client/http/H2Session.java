@@ -91,10 +91,13 @@ public final class H2Session implements H2Call, AutoCloseable {
         return authority;
     }
 
-    /** Closes the connection (waits up to 5 s); calls in flight fail. */
+    /** Closes the connection (waits up to 5 s, unless called on its network thread); calls in flight fail. */
     @Override
     public void close() {
-        channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        io.netty.channel.ChannelFuture f = channel.close();
+        if (!channel.eventLoop().inEventLoop()) {
+            f.awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
     }
 
     /** Drops connection-level frames the multiplexer passes up (SETTINGS, PING, GOAWAY). */

@@ -244,7 +244,10 @@ public final class HttpsConnection implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (!upgraded) {
-            channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            io.netty.channel.ChannelFuture f = channel.close();
+            if (!channel.eventLoop().inEventLoop()) {
+                f.awaitUninterruptibly(5, TimeUnit.SECONDS);
+            }
         }
     }
 

@@ -69,6 +69,9 @@ public record Repository(String authId, String host, int port, String store, Pat
             return local(Path.of(s));
         }
         int colon = lastColonOutsideBrackets(s);
+        if (colon == -2) {
+            throw bad(s, "missing ']' after the IPv6 address");
+        }
         if (colon < 0) {
             return local(Path.of(s));
         }
@@ -123,6 +126,7 @@ public record Repository(String authId, String host, int port, String store, Pat
         return remote(authId, host, port, store);
     }
 
+    /** Index of the last ':' outside brackets, -1 if none, -2 if a '[' is not closed. */
     private static int lastColonOutsideBrackets(String s) {
         int depth = 0;
         int last = -1;
@@ -136,7 +140,7 @@ public record Repository(String authId, String host, int port, String store, Pat
                 last = i;
             }
         }
-        return last;
+        return depth > 0 ? -2 : last;
     }
 
     private static void checkAuthId(String s, String authId) {

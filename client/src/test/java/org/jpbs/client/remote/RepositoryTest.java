@@ -67,11 +67,11 @@ class RepositoryTest {
 
     @Test
     void credentialsFromEnvironment() {
-        Credentials c = Credentials.fromEnv(Map.of("PBS_PASSWORD", "secret\nsecond line", "PBS_FINGERPRINT",
+        Credentials c = Credentials.fromEnv(Map.of("PBS_PASSWORD", "pw-xyz\nsecond line", "PBS_FINGERPRINT",
                 "AB:" + "cd:".repeat(30) + "EF"), null);
-        assertEquals("secret", c.secret());
+        assertEquals("pw-xyz", c.secret());
         assertEquals("ab:" + "cd:".repeat(30) + "ef", c.fingerprint());
-        assertFalse(c.toString().contains("secret"), c.toString());
+        assertFalse(c.toString().contains("pw-xyz"), c.toString());
         Credentials o = Credentials.fromEnv(Map.of("PBS_FINGERPRINT", "00:" .repeat(31) + "00"), "11:".repeat(31) + "11");
         assertEquals("11:".repeat(31) + "11", o.fingerprint());
         assertEquals(null, o.secret());
