@@ -21,10 +21,15 @@ import org.jpbs.client.progress.ProgressRenderer;
 public record CliContext(PrintStream out, PrintStream err, OutputStream rawOut, Map<String, String> env, Path home,
         boolean stderrIsTerminal) {
 
-    /** The real process: {@code System.out}/{@code System.err}, the real environment and home. */
+    /**
+     * The real process: {@code System.out}/{@code System.err}, the real environment, and the home
+     * directory from {@code $HOME} (as shell users expect), else Java's {@code user.home}.
+     */
     public static CliContext system() {
-        return new CliContext(System.out, System.err, System.out, System.getenv(),
-                Path.of(System.getProperty("user.home")), ProgressRenderer.stderrIsTerminal());
+        String home = System.getenv("HOME");
+        Path homeDir = home != null && !home.isEmpty() ? Path.of(home) : Path.of(System.getProperty("user.home"));
+        return new CliContext(System.out, System.err, System.out, System.getenv(), homeDir,
+                ProgressRenderer.stderrIsTerminal());
     }
 
     /** Environment variable or null. */

@@ -109,6 +109,10 @@ public final class BackupCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--workers must be at least 1, got " + threads);
         }
         if (backupTime != null) {
+            if (backupTime < 1) {
+                // the backup protocol requires backup-time >= 1 (spec pbs-protocol.md §2.1)
+                throw new IllegalArgumentException("--backup-time must be at least 1 (seconds since 1970), got " + backupTime);
+            }
             try {
                 BackupSnapshotRef.formatTime(backupTime);
             } catch (IllegalArgumentException e) {
