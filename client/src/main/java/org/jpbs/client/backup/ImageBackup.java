@@ -28,8 +28,8 @@ import org.jpbs.core.index.FixedIndexBuilder;
  * index of equal-sized chunks (spec {@code pbs-formats.md} §3; the last chunk may be shorter and
  * is hashed over its real length).
  *
- * <p>Pipeline: the calling thread reads the image sequentially in slices of {@code chunkSize}
- * bytes with positional reads; a pool of {@code workers} threads computes SHA-256, detects
+ * <p>Pipeline: the calling thread hands out slices of {@code chunkSize} bytes in order; a pool of
+ * {@code workers} threads each reads its slice with a positional read, computes SHA-256, detects
  * all-zero chunks ({@link ZeroChunks}), asks the sink whether the chunk is known (then only
  * {@link ChunkSink#reuse}), and otherwise compresses it (zstd, kept only if smaller) and calls
  * {@link ChunkSink#insert}. Each result goes into its own slot of a {@link FixedIndexBuilder};
@@ -137,41 +137,32 @@ public final class ImageBackup {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Set<Integer> zeroSeen = ConcurrentHashMap.newKeySet();
         ExecutorService pool = Workers.pool(workers, "jpbs-backup-worker");
-        IOException readError = null;
         try {
-            try {
-                for (int i = 0; i < count && failure.get() == null; i++) {
-                    slots.acquire();
-                    byte[] buf = buffers.poll();
-                    if (buf == null) {
-                        buf = new byte[chunkSize];
-                    }
-                    long pos = (long) i * chunkSize;
-                    int len = (int) Math.min(chunkSize, size - pos);
-                    try {
-                        readFully(in, buf, len, pos, size, resource);
-                    } catch (IOException e) {
-                        buffers.add(buf);
-                        slots.release();
-                        throw e;
-                    }
-                    int index = i;
-                    byte[] data = buf;
-                    pool.execute(() -> {
-                        try {
-                            Digest d = processChunk(data, len, sink, counters, zeroSeen);
-                            builder.set(index, d);
-                            progress.advance(len);
-                        } catch (Throwable t) {
-                            failure.compareAndSet(null, t);
-                        } finally {
-                            buffers.add(data);
-                            slots.release();
-                        }
-                    });
+            for (int i = 0; i < count && failure.get() == null; i++) {
+                slots.acquire();
+                byte[] buf = buffers.poll();
+                if (buf == null) {
+                    buf = new byte[chunkSize];
                 }
-            } catch (IOException e) {
-                readError = e;
+                long pos = (long) i * chunkSize;
+                int len = (int) Math.min(chunkSize, size - pos);
+                int index = i;
+                byte[] data = buf;
+                pool.execute(() -> {
+                    try {
+                        // each worker reads its own slice (positional reads are thread-safe),
+                        // so one worker is one thread and N workers read in parallel too
+                        readFully(in, data, len, pos, size, resource);
+                        Digest d = processChunk(data, len, sink, counters, zeroSeen);
+                        builder.set(index, d);
+                        progress.advance(len);
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    } finally {
+                        buffers.add(data);
+                        slots.release();
+                    }
+                });
             }
             slots.acquire(permits); // all in-flight chunks finished
         } catch (InterruptedException e) {
@@ -180,9 +171,6 @@ public final class ImageBackup {
             throw new InterruptedIOException("backup of " + resource + " interrupted");
         } finally {
             pool.shutdown();
-        }
-        if (readError != null) {
-            throw readError;
         }
         Workers.rethrow(failure.get());
         FixedIndex index = builder.build(uuid, ctime);
