@@ -22,7 +22,7 @@ dsdir=${JPBS_BENCH_DS_DIR:-/dev/shm/jpbs-net-bench}
 port=${JPBS_BENCH_PORT:-18007}
 pport=$((port + 1))
 mkdir -p "$work" "$dsdir"
-img="$work/ext4-$size.img"
+img="$work/ext4-$size-usr_share.img"   # the same image as bench/backup-restore.sh makes
 jpbs="$root/jpbs"
 # shellcheck source=../scripts/find-jdk.sh
 . "$root/scripts/find-jdk.sh"

@@ -28,6 +28,8 @@ public final class DataBlob {
         c.setContentSize(true);
         return c;
     });
+    /** Per-thread compression output, reused so a chunk costs no fresh zeroed 4 MiB array. */
+    private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1][]);
     private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESS = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
     private final byte[] raw;
@@ -52,21 +54,27 @@ public final class DataBlob {
         }
         java.util.Objects.checkFromIndexSize(off, len, data.length);
         int h = FileFormats.BLOB_HEADER_SIZE;
-        byte[] out = new byte[h + len];
         if (compress && len > 16) {
+            byte[][] holder = SCRATCH.get();
+            byte[] scratch = holder[0];
+            if (scratch == null || scratch.length < h + len) {
+                scratch = new byte[h + len];
+                holder[0] = scratch;
+            }
             int n = -1;
             try {
                 ZstdCompressCtx ctx = COMPRESS.get();
                 // a destination one byte short of the data: zstd fails when the frame is not smaller
-                n = ctx.compressByteArray(out, h, len - 1, data, off, len);
+                n = ctx.compressByteArray(scratch, h, len - 1, data, off, len);
             } catch (ZstdException e) {
                 n = -1; // did not fit: store uncompressed
             }
             if (n > 0 && n < len) {
-                byte[] raw = Arrays.copyOf(out, h + n);
+                byte[] raw = Arrays.copyOf(scratch, h + n);
                 return finish(raw, FileFormats.COMPRESSED_BLOB_MAGIC);
             }
         }
+        byte[] out = new byte[h + len];
         System.arraycopy(data, off, out, h, len);
         return finish(out, FileFormats.UNCOMPRESSED_BLOB_MAGIC);
     }
@@ -250,12 +258,15 @@ public final class DataBlob {
             throws CorruptDataException {
         int max = FileFormats.MAX_BLOB_SIZE;
         ctx.reset();
-        ByteBuffer in = ByteBuffer.wrap(src, off, len);
+        // zstd-jni's streaming API works on direct buffers (1.5.7-17: no heap variant); this path
+        // only runs for frames without a content size or several frames, so the copies do not matter
+        ByteBuffer in = ByteBuffer.allocateDirect(Math.max(1, len));
+        in.put(src, off, len).flip();
         int cap = (int) Math.min(max, Math.max(64L * 1024, 4L * len));
-        ByteBuffer out = ByteBuffer.allocate(cap);
+        ByteBuffer out = ByteBuffer.allocateDirect(cap);
         try {
             while (true) {
-                boolean done = ctx.decompressByteBufferStream(out, in);
+                boolean done = ctx.decompressDirectByteBufferStream(out, in);
                 if (done && !in.hasRemaining()) {
                     break;
                 }
@@ -265,7 +276,7 @@ public final class DataBlob {
                                 "decoded data exceeds the blob limit of " + max + " bytes");
                     }
                     int next = (int) Math.min(max, out.capacity() * 2L);
-                    ByteBuffer bigger = ByteBuffer.allocate(next);
+                    ByteBuffer bigger = ByteBuffer.allocateDirect(next);
                     out.flip();
                     bigger.put(out);
                     out = bigger;
@@ -280,7 +291,9 @@ public final class DataBlob {
             throw new CorruptDataException(resource, FileFormats.BLOB_HEADER_SIZE,
                     "zstd decoding failed: " + e.getMessage(), e);
         }
-        return Arrays.copyOf(out.array(), out.position());
+        byte[] result = new byte[out.position()];
+        out.flip().get(result);
+        return result;
     }
 
     private static int crc(byte[] raw, int from) {
