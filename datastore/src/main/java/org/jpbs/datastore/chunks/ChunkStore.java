@@ -266,18 +266,24 @@ public final class ChunkStore implements ChunkSource {
     }
 
     /**
-     * Sets the chunk file's atime to now (mtime kept): what garbage collection's mark phase and
-     * re-used chunks need. A 0-byte file is touched too (it marks a chunk in use).
+     * Sets the chunk file's atime to now (mtime kept): what re-used chunks need. A 0-byte file is
+     * touched too (it marks a chunk in use). Runs under the digest's lock ({@link #lockFor}), so
+     * a garbage collection sweeping in this JVM either sees the new atime or has already
+     * removed the file (then this returns false and the caller must upload the chunk).
      *
      * @return true if the file exists, false if not
      * @throws IOException on errors other than "no such file"
      */
     public boolean touch(Digest digest) throws IOException {
+        ReentrantLock lock = lockFor(digest); // so a concurrent GC sweep re-checks after this touch
+        lock.lock();
         try {
             FileTimes.touchAtime(chunkPath(digest));
             return true;
         } catch (NoSuchFileException e) {
             return false;
+        } finally {
+            lock.unlock();
         }
     }
 
