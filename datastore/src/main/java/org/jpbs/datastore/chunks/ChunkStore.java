@@ -287,6 +287,38 @@ public final class ChunkStore implements ChunkSource {
         }
     }
 
+    /**
+     * Renames a corrupt chunk to {@code <digest>.<n>.bad} with the first {@code n} in 0..9 that
+     * does not exist yet ({@code .9.bad} is replaced if all exist), as verify does (spec
+     * {@code pbs-datastore-ops.md} §3.2). Under the digest's lock, so a concurrent insert either
+     * sees the chunk gone and writes a good copy, or wrote it before.
+     *
+     * @return the new name, or empty if the chunk file did not exist
+     * @throws IOException if the rename fails
+     */
+    public java.util.Optional<Path> renameCorrupt(Digest digest) throws IOException {
+        Path p = chunkPath(digest);
+        ReentrantLock lock = lockFor(digest);
+        lock.lock();
+        try {
+            Path target = null;
+            for (int n = 0; n <= 9; n++) {
+                target = p.resolveSibling(digest.hex() + "." + n + ".bad");
+                if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                    break;
+                }
+            }
+            try {
+                Files.move(p, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } catch (NoSuchFileException e) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(target);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** True if a non-empty chunk file exists for the digest. */
     public boolean exists(Digest digest) {
         try {

@@ -44,7 +44,7 @@ class GarbageCollectorTest {
     }
 
     /** Collects warnings and info lines. */
-    static final class Log implements GcListener {
+    static class Log implements GcListener {
         final List<String> infos = Collections.synchronizedList(new ArrayList<>());
         final List<String> warnings = Collections.synchronizedList(new ArrayList<>());
 
