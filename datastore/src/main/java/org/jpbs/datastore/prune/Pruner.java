@@ -5,10 +5,8 @@ import java.nio.file.Files;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupSnapshotRef;
-import org.jpbs.datastore.lock.InProcessLock;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotInfo;
 
@@ -16,9 +14,8 @@ import org.jpbs.datastore.snapshot.SnapshotInfo;
  * Prunes one group (spec {@code pbs-datastore-ops.md} §2.2): plans with {@link PrunePlanner},
  * then removes the {@code remove} snapshots oldest first with {@link Datastore#removeSnapshot}
  * (which removes the group once its last snapshot is gone). A removal that fails is a warning,
- * never an error, as in PBS. While a backup of this JVM writes to the group, its newest
- * finished snapshot (the base the backup reuses) is not removed ("running and last
- * non-running can't be pruned").
+ * never an error, as in PBS. The newest finished snapshot, which a running backup may use as
+ * its base, is always kept by the rules (every rule keeps the newest period first).
  */
 public final class Pruner {
     private Pruner() {}
@@ -50,13 +47,8 @@ public final class Pruner {
         if (dryRun) {
             return new Result(decisions, removed, warnings, false);
         }
-        Optional<BackupSnapshotRef> base = ds.lastFinishedSnapshot(group);
         for (PruneDecision d : decisions) {
             if (d.mark() != PruneMark.REMOVE) {
-                continue;
-            }
-            if (base.isPresent() && base.get().equals(d.snapshot()) && InProcessLock.isLocked(ds.groupDir(group))) {
-                warnings.add("not removing " + d.snapshot() + ": it is the base of a backup running now");
                 continue;
             }
             try {

@@ -23,19 +23,18 @@ import org.jpbs.datastore.tuning.ChunkOrder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Garbage collection on a small store: what is kept, removed and pending, status, options, stale temp files. */
+@ExtendWith(GcFixture.Shared.class)
 class GarbageCollectorTest {
     static final Duration OLD = Duration.ofDays(2);
 
-    @TempDir
-    static Path dir;
     static GcFixture fx;
 
     @BeforeAll
-    static void createStore() throws IOException {
-        fx = GcFixture.create(dir);
+    static void createStore() {
+        fx = GcFixture.shared();
     }
 
     @BeforeEach

@@ -50,6 +50,48 @@ public final class GcFixture {
         return new GcFixture(Datastore.create(dir.resolve("ds"), SyncLevel.NONE));
     }
 
+    private static volatile GcFixture shared;
+
+    /**
+     * The fixture shared by the test classes registered with {@link Shared} (one store per test
+     * run), emptied by {@link #reset}.
+     */
+    public static GcFixture shared() {
+        GcFixture f = shared;
+        if (f == null) {
+            throw new IllegalStateException("annotate the test class with @ExtendWith(GcFixture.Shared.class)");
+        }
+        return f;
+    }
+
+    /** JUnit extension creating the shared fixture once per run and deleting it at the end. */
+    public static final class Shared implements org.junit.jupiter.api.extension.BeforeAllCallback {
+        @Override
+        public void beforeAll(org.junit.jupiter.api.extension.ExtensionContext context) {
+            context.getRoot().getStore(org.junit.jupiter.api.extension.ExtensionContext.Namespace.GLOBAL)
+                    .getOrComputeIfAbsent(Shared.class.getName(), k -> new Holder(), Holder.class);
+        }
+    }
+
+    static final class Holder implements AutoCloseable {
+        private final Path dir;
+
+        Holder() {
+            try {
+                dir = Files.createTempDirectory("jpbs-gc-test-");
+                shared = create(dir);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            shared = null;
+            AtomicFiles.deleteTree(dir);
+        }
+    }
+
     public static BackupGroupRef group(String typeSlashId) {
         return BackupGroupRef.parse(BackupNamespace.ROOT, typeSlashId);
     }

@@ -30,22 +30,21 @@ import org.jpbs.datastore.verify.VerifyReport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The safety cases of issue 4, each with a deterministic interleaving (listener hooks fire at
  * fixed points of the run) or a fault-injecting {@link GcFs}.
  */
+@ExtendWith(GcFixture.Shared.class)
 class GcSafetyTest {
     static final Duration OLD = Duration.ofDays(2);
 
-    @TempDir
-    static Path dir;
     static GcFixture fx;
 
     @BeforeAll
-    static void createStore() throws IOException {
-        fx = GcFixture.create(dir);
+    static void createStore() {
+        fx = GcFixture.shared();
     }
 
     @BeforeEach

@@ -74,9 +74,6 @@ class RealPbsMaintenanceTest {
                 assertEquals(pbsStatus.get(f), ours.get(f), f);
             }
         }
-        try (var chunks = Files.walk(ds.root().resolve(".chunks"))) {
-            assertEquals(9, chunks.filter(Files::isRegularFile).count());
-        }
     }
 
     private static List<String> fieldNames(JsonNode n) {
