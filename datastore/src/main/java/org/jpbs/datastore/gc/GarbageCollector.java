@@ -68,10 +68,10 @@ public final class GarbageCollector {
      * Runs the garbage collection.
      *
      * @throws org.jpbs.datastore.lock.LockedException if another process or GC holds the datastore lock
-     * @throws java.nio.file.AccessDeniedException     {@code "cannot continue garbage-collection safely,
-     *                                                 permission denied on <path>"} (nothing removed)
-     * @throws IOException                             if the atime safety check fails (nothing removed),
-     *                                                 an index cannot be read, or a chunk cannot be removed
+     * @throws IOException                             {@code "cannot continue garbage-collection safely,
+     *                                                 permission denied on <path>"} (nothing removed), the
+     *                                                 atime safety check failed (nothing removed), an index
+     *                                                 cannot be read, or a chunk cannot be removed
      */
     public GcResult run() throws IOException {
         Path root = ds.root();

@@ -97,8 +97,7 @@ final class IndexTree {
     }
 
     static IOException permissionDenied(Path p, AccessDeniedException e) {
-        return new AccessDeniedException(p.toString(), null,
-                "cannot continue garbage-collection safely, permission denied on " + p);
+        return new IOException("cannot continue garbage-collection safely, permission denied on " + p, e);
     }
 
     /** Names and types of a directory's entries; empty if it vanished. */

@@ -110,8 +110,7 @@ final class SweepPhase {
         } catch (NoSuchFileException e) {
             return;
         } catch (AccessDeniedException e) {
-            throw new AccessDeniedException(dir.toString(), null, "garbage collection cannot read chunk directory "
-                    + dir + ": permission denied");
+            throw new IOException("garbage collection cannot read chunk directory " + dir + ": permission denied", e);
         }
         try (d) {
             for (DirHandle.Entry e : d.entries()) {

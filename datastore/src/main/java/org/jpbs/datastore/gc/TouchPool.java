@@ -120,6 +120,9 @@ final class TouchPool {
                 }
                 try {
                     touchAll(m, batch);
+                } catch (java.nio.file.AccessDeniedException e) {
+                    failure.compareAndSet(null, new IOException(
+                            "cannot continue garbage-collection safely, permission denied on " + e.getFile(), e));
                 } catch (IOException e) {
                     failure.compareAndSet(null, e);
                 } catch (RuntimeException e) {

@@ -285,8 +285,7 @@ class GcSafetyTest {
                 phases.add(phase);
             }
         }));
-        assertEquals(denied + ": cannot continue garbage-collection safely, permission denied on " + denied,
-                e.getMessage());
+        assertEquals("cannot continue garbage-collection safely, permission denied on " + denied, e.getMessage());
         assertEquals(List.of(GcListener.Phase.SAFETY_CHECK, GcListener.Phase.MARK), phases, "no sweep");
         assertAllExist(garbage, "nothing removed");
     }
