@@ -47,16 +47,17 @@ final class DigestCache {
      * @return true if it was already present (a hit: skip the touch)
      */
     boolean insert(Digest d) {
+        scratch.clear();
+        d.writeTo(scratch);
+        return insert(scratch.getLong(0), scratch.getLong(8), scratch.getLong(16), scratch.getLong(24));
+    }
+
+    /** As {@link #insert(Digest)} for the digest's four big-endian words. */
+    boolean insert(long w0, long w1, long w2, long w3) {
         if (capacity == 0) {
             misses++;
             return false;
         }
-        scratch.clear();
-        d.writeTo(scratch);
-        long w0 = scratch.getLong(0);
-        long w1 = scratch.getLong(8);
-        long w2 = scratch.getLong(16);
-        long w3 = scratch.getLong(24);
         int base = (int) ((w0 ^ (w1 >>> 17)) & setMask) * WAYS;
         int victim = base;
         int victimAge = Integer.MAX_VALUE;
