@@ -10,8 +10,11 @@ import org.jpbs.cli.admin.ServeCommand;
 import org.jpbs.cli.admin.UserCommand;
 import org.jpbs.cli.commands.BackupCommand;
 import org.jpbs.cli.commands.DatastoreCommand;
+import org.jpbs.cli.commands.GcCommand;
+import org.jpbs.cli.commands.PruneCommand;
 import org.jpbs.cli.commands.RestoreCommand;
 import org.jpbs.cli.commands.SnapshotCommand;
+import org.jpbs.cli.commands.VerifyCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -27,6 +30,7 @@ import picocli.CommandLine.Command;
 @Command(name = "jpbs", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
         subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
+            GcCommand.class, PruneCommand.class, VerifyCommand.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore;",
             "else $PBS_REPOSITORY if it is a path (starts with / or .) or names a host;",

@@ -23,6 +23,11 @@ public final class OutputOptions {
         return !quiet;
     }
 
+    /** True if {@code --progress} was given. */
+    public boolean progressRequested() {
+        return progress;
+    }
+
     /** Prints an informational message to stderr unless quiet. */
     public void info(CliContext ctx, String text) {
         if (!quiet) {

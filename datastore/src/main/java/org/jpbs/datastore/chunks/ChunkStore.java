@@ -266,18 +266,56 @@ public final class ChunkStore implements ChunkSource {
     }
 
     /**
-     * Sets the chunk file's atime to now (mtime kept): what garbage collection's mark phase and
-     * re-used chunks need. A 0-byte file is touched too (it marks a chunk in use).
+     * Sets the chunk file's atime to now (mtime kept): what re-used chunks need. A 0-byte file is
+     * touched too (it marks a chunk in use). Runs under the digest's lock ({@link #lockFor}), so
+     * a garbage collection sweeping in this JVM either sees the new atime or has already
+     * removed the file (then this returns false and the caller must upload the chunk).
      *
      * @return true if the file exists, false if not
      * @throws IOException on errors other than "no such file"
      */
     public boolean touch(Digest digest) throws IOException {
+        ReentrantLock lock = lockFor(digest); // so a concurrent GC sweep re-checks after this touch
+        lock.lock();
         try {
             FileTimes.touchAtime(chunkPath(digest));
             return true;
         } catch (NoSuchFileException e) {
             return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Renames a corrupt chunk to {@code <digest>.<n>.bad} with the first {@code n} in 0..9 that
+     * does not exist yet ({@code .9.bad} is replaced if all exist), as verify does (spec
+     * {@code pbs-datastore-ops.md} §3.2). Under the digest's lock, so a concurrent insert either
+     * sees the chunk gone and writes a good copy, or wrote it before.
+     *
+     * @return the new name, or empty if the chunk file did not exist
+     * @throws IOException if the rename fails
+     */
+    public java.util.Optional<Path> renameCorrupt(Digest digest) throws IOException {
+        Path p = chunkPath(digest);
+        ReentrantLock lock = lockFor(digest);
+        lock.lock();
+        try {
+            Path target = null;
+            for (int n = 0; n <= 9; n++) {
+                target = p.resolveSibling(digest.hex() + "." + n + ".bad");
+                if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                    break;
+                }
+            }
+            try {
+                Files.move(p, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } catch (NoSuchFileException e) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(target);
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -7,8 +7,12 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.jpbs.datastore.os.PosixLockFile;
 
 /**
  * The datastore process lock: a POSIX record lock ({@code fcntl}, whole file) on
@@ -26,6 +30,12 @@ import java.util.Map;
  * and exclusive exclude each other (stricter than PBS, where GC and writers of one process
  * coexist): an exclusive request while shared holders exist fails, and vice versa.
  *
+ * <p>Garbage collection uses {@link #forGc}: exclusive against other processes but, as in PBS,
+ * coexisting with the shared holders of this JVM (their start times give GC its cutoff,
+ * {@link #oldestSharedSince}). With native access the process's read lock is converted in
+ * place to a write lock ({@link PosixLockFile}) and back when GC ends; without it, GC refuses
+ * while writers of this JVM hold the lock.
+ *
  * <p>Every request is non-blocking and fails with {@link LockedException}. Use with
  * try-with-resources; {@link #close()} is idempotent. Never open {@code .lock} elsewhere in
  * the JVM while a lock is held.
@@ -36,89 +46,171 @@ public final class DatastoreLock implements AutoCloseable {
 
     private static final Map<Path, Holder> HOLDERS = new HashMap<>(); // guarded by itself
 
+    private enum Kind { SHARED, EXCLUSIVE, GC }
+
+    /** The process-wide state of one datastore's lock file; all fields guarded by {@link #HOLDERS}. */
     private static final class Holder {
-        FileChannel channel;
+        PosixLockFile nativeLock;  // either this ...
+        FileChannel channel;       // ... or a Java FileLock on this channel
         FileLock lock;
         int shared;
         boolean exclusive;
+        boolean gc;
+        final TreeMap<Instant, Integer> sharedSince = new TreeMap<>();
+
+        boolean isEmpty() {
+            return shared == 0 && !exclusive && !gc;
+        }
+
+        void release() throws IOException {
+            if (nativeLock != null) {
+                nativeLock.close();
+            } else {
+                try {
+                    lock.release();
+                } finally {
+                    channel.close();
+                }
+            }
+        }
     }
 
     private final Path key;
-    private final boolean exclusive;
+    private final Kind kind;
+    private final Instant since;
     private boolean closed;
 
-    private DatastoreLock(Path key, boolean exclusive) {
+    private DatastoreLock(Path key, Kind kind, Instant since) {
         this.key = key;
-        this.exclusive = exclusive;
+        this.kind = kind;
+        this.since = since;
     }
 
     /**
      * Takes the shared (writer) lock on the datastore at {@code root}.
      *
-     * @throws LockedException if another process holds it exclusively (GC), or GC holds it in this JVM
+     * @throws LockedException if another process holds it exclusively (GC), or an
+     *                         {@link #exclusive} holder exists in this JVM
      * @throws IOException     if {@code <root>/.lock} cannot be opened
      */
     public static DatastoreLock shared(Path root) throws IOException {
-        return acquire(root, false);
+        return acquire(root, Kind.SHARED);
     }
 
     /**
-     * Takes the exclusive (garbage collection) lock on the datastore at {@code root}.
+     * Takes the exclusive lock on the datastore at {@code root}, excluding every other holder
+     * in this JVM and in other processes.
      *
      * @throws LockedException if any other holder exists, in this JVM or another process
      * @throws IOException     if {@code <root>/.lock} cannot be opened
      */
     public static DatastoreLock exclusive(Path root) throws IOException {
-        return acquire(root, true);
+        return acquire(root, Kind.EXCLUSIVE);
     }
 
-    private static DatastoreLock acquire(Path root, boolean exclusive) throws IOException {
+    /**
+     * Takes the garbage-collection lock (spec {@code pbs-datastore-ops.md} §1.1): exclusive
+     * against other processes, compatible with shared holders (backup writers) of this JVM,
+     * which may also start while it is held. At most one per datastore and JVM.
+     *
+     * @throws LockedException if another process holds the lock (shared or exclusive), GC or an
+     *                         exclusive holder exists in this JVM, or (without native access)
+     *                         writers of this JVM hold it
+     * @throws IOException     if {@code <root>/.lock} cannot be opened
+     */
+    public static DatastoreLock forGc(Path root) throws IOException {
+        return acquire(root, Kind.GC);
+    }
+
+    private static DatastoreLock acquire(Path root, Kind kind) throws IOException {
         Path key = root.toRealPath();
         String what = "datastore " + key;
+        Instant now = Instant.now();
         synchronized (HOLDERS) {
             Holder h = HOLDERS.get(key);
             if (h != null) {
                 if (h.exclusive) {
                     throw new LockedException(what, "garbage collection in this process");
                 }
-                if (exclusive) {
-                    throw new LockedException(what, h.shared + " backup writer(s) in this process");
+                switch (kind) {
+                    case EXCLUSIVE -> throw new LockedException(what, h.gc ? "garbage collection in this process"
+                            : h.shared + " backup writer(s) in this process");
+                    case GC -> {
+                        if (h.gc) {
+                            throw new LockedException(what, "garbage collection in this process");
+                        }
+                        if (h.nativeLock == null) {
+                            throw new LockedException(what, h.shared
+                                    + " backup writer(s) in this process (no native fcntl to upgrade the lock)");
+                        }
+                        if (!h.nativeLock.trySet(PosixLockFile.Mode.EXCLUSIVE)) {
+                            throw new LockedException(what, "another process (backup or sync running?)");
+                        }
+                        h.gc = true;
+                    }
+                    case SHARED -> {
+                        h.shared++;
+                        h.sharedSince.merge(now, 1, Integer::sum);
+                    }
                 }
-                h.shared++;
-                return new DatastoreLock(key, false);
+                return new DatastoreLock(key, kind, now);
             }
-            FileChannel ch = openLockFile(key.resolve(LOCK_FILE), exclusive);
-            FileLock lock;
-            try {
-                lock = ch.tryLock(0, Long.MAX_VALUE, !exclusive);
-            } catch (OverlappingFileLockException e) {
-                ch.close();
-                throw new LockedException(what, "this process (a lock on " + LOCK_FILE + " taken outside DatastoreLock)");
-            } catch (IOException | RuntimeException e) {
-                ch.close();
-                throw e;
+            h = new Holder();
+            boolean write = kind != Kind.SHARED;
+            boolean got;
+            if (PosixLockFile.available()) {
+                h.nativeLock = PosixLockFile.open(key.resolve(LOCK_FILE), !write);
+                try {
+                    got = h.nativeLock.trySet(write ? PosixLockFile.Mode.EXCLUSIVE : PosixLockFile.Mode.SHARED);
+                } catch (IOException | RuntimeException e) {
+                    h.nativeLock.close();
+                    throw e;
+                }
+                if (!got) {
+                    h.nativeLock.close();
+                }
+            } else {
+                FileChannel ch = openLockFile(key.resolve(LOCK_FILE), write);
+                FileLock lock;
+                try {
+                    lock = ch.tryLock(0, Long.MAX_VALUE, !write);
+                } catch (OverlappingFileLockException e) {
+                    ch.close();
+                    throw new LockedException(what, "this process (a lock on " + LOCK_FILE + " taken outside DatastoreLock)");
+                } catch (IOException | RuntimeException e) {
+                    ch.close();
+                    throw e;
+                }
+                got = lock != null;
+                if (!got) {
+                    ch.close();
+                }
+                h.channel = ch;
+                h.lock = lock;
             }
-            if (lock == null) {
-                ch.close();
-                throw new LockedException(what, exclusive
+            if (!got) {
+                throw new LockedException(what, write
                         ? "another process (backup, sync or garbage collection running?)"
                         : "another process (garbage collection running?)");
             }
-            h = new Holder();
-            h.channel = ch;
-            h.lock = lock;
-            h.exclusive = exclusive;
-            h.shared = exclusive ? 0 : 1;
+            switch (kind) {
+                case SHARED -> {
+                    h.shared = 1;
+                    h.sharedSince.put(now, 1);
+                }
+                case EXCLUSIVE -> h.exclusive = true;
+                case GC -> h.gc = true;
+            }
             HOLDERS.put(key, h);
-            return new DatastoreLock(key, exclusive);
+            return new DatastoreLock(key, kind, now);
         }
     }
 
-    private static FileChannel openLockFile(Path file, boolean exclusive) throws IOException {
+    private static FileChannel openLockFile(Path file, boolean write) throws IOException {
         try {
             return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE);
         } catch (AccessDeniedException e) {
-            if (exclusive) {
+            if (write) {
                 throw e;
             }
             // a shared (read) lock only needs a descriptor open for reading
@@ -131,9 +223,14 @@ public final class DatastoreLock implements AutoCloseable {
         return key;
     }
 
-    /** True for the exclusive (GC) lock. */
+    /** True for the exclusive and the garbage-collection lock. */
     public boolean isExclusive() {
-        return exclusive;
+        return kind != Kind.SHARED;
+    }
+
+    /** When this hold was taken. */
+    public Instant since() {
+        return since;
     }
 
     /** Number of shared holders of the datastore at {@code root} in this JVM (for diagnostics and tests). */
@@ -144,7 +241,22 @@ public final class DatastoreLock implements AutoCloseable {
         }
     }
 
-    /** Releases this hold; the file lock goes when the last in-process holder closes. Idempotent. */
+    /**
+     * When the oldest shared holder (backup writer) of this JVM still holding the datastore's
+     * lock took it: PBS's {@code oldest_writer}, which bounds the GC cutoff (spec
+     * {@code pbs-datastore-ops.md} §1.2). Empty if there is none.
+     */
+    public static Optional<Instant> oldestSharedSince(Path root) throws IOException {
+        synchronized (HOLDERS) {
+            Holder h = HOLDERS.get(root.toRealPath());
+            return h == null || h.sharedSince.isEmpty() ? Optional.empty() : Optional.of(h.sharedSince.firstKey());
+        }
+    }
+
+    /**
+     * Releases this hold. The file lock goes when the last in-process holder closes; when GC
+     * closes while writers remain, the process's lock is downgraded to shared. Idempotent.
+     */
     @Override
     public void close() throws IOException {
         synchronized (HOLDERS) {
@@ -156,14 +268,22 @@ public final class DatastoreLock implements AutoCloseable {
             if (h == null) {
                 return;
             }
-            if (!exclusive && --h.shared > 0) {
-                return;
+            switch (kind) {
+                case SHARED -> {
+                    h.shared--;
+                    h.sharedSince.computeIfPresent(since, (k, n) -> n > 1 ? n - 1 : null);
+                }
+                case EXCLUSIVE -> h.exclusive = false;
+                case GC -> {
+                    h.gc = false;
+                    if (h.shared > 0 && h.nativeLock != null) {
+                        h.nativeLock.trySet(PosixLockFile.Mode.SHARED); // a downgrade never conflicts
+                    }
+                }
             }
-            HOLDERS.remove(key);
-            try {
-                h.lock.release();
-            } finally {
-                h.channel.close();
+            if (h.isEmpty()) {
+                HOLDERS.remove(key);
+                h.release();
             }
         }
     }

@@ -32,6 +32,35 @@ final class Native {
     static final long UTIME_OMIT = (1L << 30) - 2;
     /** {@code O_RDONLY | O_CLOEXEC} (same value on x86_64 and aarch64). */
     static final int O_RDONLY_CLOEXEC = 0x80000;
+    /** {@code O_RDWR}. */
+    static final int O_RDWR = 2;
+    /** {@code O_CREAT}. */
+    static final int O_CREAT = 0x40;
+    /** {@code O_DIRECTORY}: x86_64 value; aarch64 uses 0x4000 (see {@link #oDirectory()}). */
+    private static final int O_DIRECTORY_X86 = 0x10000;
+    /** {@code AT_SYMLINK_NOFOLLOW}. */
+    static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    /** {@code F_SETLK} (generic value, also x86_64 and aarch64). */
+    static final int F_SETLK = 6;
+    /** {@code F_GETLK}. */
+    static final int F_GETLK = 5;
+    /** {@code F_RDLCK}, {@code F_WRLCK}, {@code F_UNLCK}. */
+    static final short F_RDLCK = 0, F_WRLCK = 1, F_UNLCK = 2;
+    /** {@code EAGAIN}, {@code EACCES}: a conflicting lock. */
+    static final int EAGAIN = 11, EACCES = 13, EINTR = 4;
+    /** statx mask bits: type+mode, inode, atime, size. */
+    static final int STATX_TYPE = 0x1, STATX_MODE = 0x2, STATX_INO = 0x100, STATX_ATIME = 0x20, STATX_SIZE = 0x200,
+            STATX_MTIME = 0x40;
+    /** Size of {@code struct statx} (the kernel ABI, the same on every architecture). */
+    static final long STATX_SIZE_BYTES = 256;
+    /** Size of {@code struct flock} on 64-bit Linux. */
+    static final long FLOCK_SIZE_BYTES = 32;
+
+    /** {@code O_DIRECTORY} for this architecture. */
+    static int oDirectory() {
+        String arch = System.getProperty("os.arch", "");
+        return arch.equals("aarch64") || arch.equals("arm64") ? 0x4000 : O_DIRECTORY_X86;
+    }
 
     static final boolean AVAILABLE;
     static final MethodHandle UTIMENSAT; // int utimensat(int dirfd, const char *path, const struct timespec times[2], int flags)
@@ -39,12 +68,20 @@ final class Native {
     static final MethodHandle SYNCFS;    // int syncfs(int fd)
     static final MethodHandle CLOSE;     // int close(int fd)
     static final MethodHandle STRERROR;  // char *strerror(int errnum)
+    static final MethodHandle FCNTL_LOCK; // int fcntl(int fd, int cmd, struct flock *)
+    static final MethodHandle OPENDIR;   // DIR *opendir(const char *path)
+    static final MethodHandle READDIR;   // struct dirent64 *readdir64(DIR *)
+    static final MethodHandle CLOSEDIR;  // int closedir(DIR *)
+    static final MethodHandle DIRFD;     // int dirfd(DIR *)
+    static final MethodHandle STATX;     // int statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *)
+    static final MethodHandle ERRNO_LOCATION; // int *__errno_location(void)
     private static final StructLayout CAPTURE;
     private static final VarHandle ERRNO;
 
     static {
         boolean ok = false;
         MethodHandle ut = null, op = null, sf = null, cl = null, se = null;
+        MethodHandle fc = null, od = null, rd = null, cd = null, df = null, sx = null, el = null;
         StructLayout cap = null;
         VarHandle errno = null;
         try {
@@ -65,6 +102,22 @@ final class Native {
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
             se = linker.downcallHandle(libc.find("strerror").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+            fc = linker.downcallHandle(libc.find("fcntl").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                            ValueLayout.ADDRESS), ce, Linker.Option.firstVariadicArg(2));
+            od = linker.downcallHandle(libc.find("opendir").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS), ce);
+            rd = linker.downcallHandle(libc.find("readdir64").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS), ce);
+            cd = linker.downcallHandle(libc.find("closedir").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+            df = linker.downcallHandle(libc.find("dirfd").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+            sx = linker.downcallHandle(libc.find("statx").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS), ce);
+            el = linker.downcallHandle(libc.find("__errno_location").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS));
             ok = true;
         } catch (Throwable t) {
             // no native access or unknown platform: callers fall back to pure Java
@@ -76,6 +129,13 @@ final class Native {
         SYNCFS = sf;
         CLOSE = cl;
         STRERROR = se;
+        FCNTL_LOCK = fc;
+        OPENDIR = od;
+        READDIR = rd;
+        CLOSEDIR = cd;
+        DIRFD = df;
+        STATX = sx;
+        ERRNO_LOCATION = el;
         CAPTURE = cap;
         ERRNO = errno;
     }
@@ -97,6 +157,16 @@ final class Native {
             return s.reinterpret(1024).getString(0);
         } catch (Throwable t) {
             return "errno " + errno;
+        }
+    }
+
+    /** Sets the calling thread's {@code errno} to 0 (before calls such as readdir that report errors only through it). */
+    static void clearErrno() {
+        try {
+            MemorySegment p = (MemorySegment) ERRNO_LOCATION.invokeExact();
+            p.reinterpret(4).set(ValueLayout.JAVA_INT, 0, 0);
+        } catch (Throwable t) {
+            throw new IllegalStateException("__errno_location failed", t);
         }
     }
 

@@ -6,6 +6,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +61,8 @@ public final class SnapshotWriter implements AutoCloseable {
     private final Path finalDir;
     private final Map<String, FileEntry> entries = new LinkedHashMap<>();
     private final List<String> extraFiles = new ArrayList<>();
+    private final List<Collection<Digest>> referenced = new ArrayList<>(); // guarded by this
+    private boolean registered;
     private DatastoreLock dsLock;
     private InProcessLock groupLock;
     private Path tmpDir;
@@ -120,6 +124,38 @@ public final class SnapshotWriter implements AutoCloseable {
         Path t = groupDir.resolve(DatastoreLayout.TMP_PREFIX + ref.timeString() + "-" + AtomicFiles.randomSuffix(8));
         Files.createDirectory(t);
         tmpDir = t;
+        WriterReferences.opened(ds.root(), this);
+        registered = true;
+    }
+
+    /**
+     * Declares chunks this snapshot references without having inserted or touched them, e.g.
+     * a server's set of "known" chunks from the previous snapshot, so that a garbage collection
+     * in this JVM keeps them ({@link WriterReferences}). The collection is kept by reference
+     * (it may grow; it must be safe to iterate concurrently, e.g. a {@code ConcurrentHashMap}
+     * key set); registering the same collection again does nothing. Indexes added with
+     * {@code addFixedIndex}/{@code addDynamicIndex} are registered automatically.
+     */
+    public synchronized void referenceChunks(Collection<Digest> digests) {
+        for (Collection<Digest> c : referenced) {
+            if (c == digests) {
+                return;
+            }
+        }
+        referenced.add(digests);
+    }
+
+    /** Snapshot of the registered digest collections (for {@link WriterReferences}). */
+    synchronized List<Collection<Digest>> referencedChunks() {
+        return List.copyOf(referenced);
+    }
+
+    private void referenceIndex(org.jpbs.core.index.IndexFile idx) {
+        Digest[] d = new Digest[idx.chunkCount()];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = idx.digest(i);
+        }
+        referenced.add(Arrays.asList(d));
     }
 
     /** The snapshot being written. */
@@ -175,6 +211,7 @@ public final class SnapshotWriter implements AutoCloseable {
         checkName(serverName, ".fidx");
         writeFile(serverName, idx.encode());
         entries.put(serverName, new FileEntry(serverName, mode, idx.size(), idx.computeCsum()));
+        referenceIndex(idx);
     }
 
     /** {@link #addDynamicIndex(String, DynamicIndex, CryptMode)} with crypt mode {@code none}. */
@@ -191,6 +228,7 @@ public final class SnapshotWriter implements AutoCloseable {
         checkName(serverName, ".didx");
         writeFile(serverName, idx.encode());
         entries.put(serverName, new FileEntry(serverName, mode, idx.size(), idx.computeCsum()));
+        referenceIndex(idx);
     }
 
     private void checkName(String serverName, String ext) {
@@ -309,6 +347,10 @@ public final class SnapshotWriter implements AutoCloseable {
     }
 
     private void release() throws IOException {
+        if (registered) {
+            registered = false;
+            WriterReferences.finished(ds.root(), this);
+        }
         if (groupLock != null) {
             groupLock.close();
             groupLock = null;

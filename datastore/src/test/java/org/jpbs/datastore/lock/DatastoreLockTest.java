@@ -97,7 +97,62 @@ class DatastoreLockTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 LockHolderMain.class.getName(), root.toString(), mode);
-        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    @Test
+    void gcLockCoexistsWithWritersOfThisJvmAndKnowsTheOldest() throws Exception {
+        try (DatastoreLock a = DatastoreLock.shared(root)) {
+            Thread.sleep(5);
+            try (DatastoreLock b = DatastoreLock.shared(root)) {
+                assertEquals(java.util.Optional.of(a.since()), DatastoreLock.oldestSharedSince(root));
+                try (DatastoreLock gc = DatastoreLock.forGc(root)) {
+                    assertTrue(gc.isExclusive());
+                    DatastoreLock.shared(root).close(); // a backup may start while GC runs
+                    assertThrows(LockedException.class, () -> DatastoreLock.forGc(root));
+                    assertThrows(LockedException.class, () -> DatastoreLock.exclusive(root));
+                    // another process can take no lock at all while GC runs
+                    assertEquals(List.of("FAILED"), holderOutput("shared"));
+                }
+                a.close();
+                assertEquals(java.util.Optional.of(b.since()), DatastoreLock.oldestSharedSince(root));
+                // GC ended, the writers remain: the lock is shared again, other processes may write
+                assertEquals(List.of("LOCKED shared", "RELEASED"), holderOutput("shared"));
+                assertEquals(List.of("FAILED"), holderOutput("exclusive"));
+            }
+        }
+        assertEquals(java.util.Optional.empty(), DatastoreLock.oldestSharedSince(root));
+        try (DatastoreLock gc = DatastoreLock.forGc(root)) {
+            assertThrows(LockedException.class, () -> DatastoreLock.exclusive(root));
+        }
+    }
+
+    @Test
+    void gcLockRefusedWhileAnotherProcessWrites() throws Exception {
+        Process child = startHolder("shared");
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+            assertEquals("LOCKED shared", out.readLine());
+            try (DatastoreLock l = DatastoreLock.shared(root)) {
+                LockedException e = assertThrows(LockedException.class, () -> DatastoreLock.forGc(root));
+                assertEquals("datastore " + root.toRealPath() + " is locked by another process (backup or sync running?)",
+                        e.getMessage());
+                assertEquals(1, DatastoreLock.sharedHolders(root), "the failed upgrade keeps the shared lock");
+            }
+            child.getOutputStream().close();
+            assertEquals("RELEASED", out.readLine());
+            assertEquals(0, child.waitFor());
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    /** Runs a holder that releases at once; its stdout lines, or FAILED if it could not lock. */
+    private List<String> holderOutput(String mode) throws Exception {
+        Process p = startHolder(mode);
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int rc = p.waitFor();
+        return rc == 0 ? List.of(out.strip().split("\n")) : List.of("FAILED");
     }
 
     @Test

@@ -1,0 +1,96 @@
+package org.jpbs.cli.commands;
+
+import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jpbs.cli.CliContext;
+import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.datastore.prune.PruneDecision;
+import org.jpbs.datastore.prune.PruneMark;
+import org.jpbs.datastore.prune.PruneOptions;
+import org.jpbs.datastore.prune.Pruner;
+import org.jpbs.datastore.snapshot.Datastore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jpbs prune GROUP --keep-... [--dry-run]}: removes the snapshots of a group that the keep
+ * options do not keep (spec {@code pbs-datastore-ops.md} §2; periods in the local time zone).
+ * Prints a table of every snapshot, oldest first, with its action and the rule that kept it;
+ * removal failures are warnings. Without any keep option everything is kept.
+ */
+@Command(name = "prune", description = "Remove the snapshots of GROUP that the --keep-* options do not keep.")
+public final class PruneCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
+    private final CliContext ctx;
+
+    @Mixin
+    RepositoryOptions repo;
+
+    @Mixin
+    OutputOptions output;
+
+    @Parameters(index = "0", paramLabel = "GROUP", description = "The group, e.g. vm/100.")
+    String group;
+
+    @Option(names = "--ns", paramLabel = "NS", description = "Namespace of the group (default: root).")
+    String ns;
+
+    @Option(names = "--keep-last", paramLabel = "N", description = "Keep the newest N snapshots.")
+    Integer keepLast;
+
+    @Option(names = "--keep-hourly", paramLabel = "N", description = "Keep the newest snapshot of each of the last N hours with snapshots.")
+    Integer keepHourly;
+
+    @Option(names = "--keep-daily", paramLabel = "N", description = "... of the last N days.")
+    Integer keepDaily;
+
+    @Option(names = "--keep-weekly", paramLabel = "N", description = "... of the last N ISO weeks.")
+    Integer keepWeekly;
+
+    @Option(names = "--keep-monthly", paramLabel = "N", description = "... of the last N months.")
+    Integer keepMonthly;
+
+    @Option(names = "--keep-yearly", paramLabel = "N", description = "... of the last N years.")
+    Integer keepYearly;
+
+    @Option(names = "--dry-run", description = "Only show what would be kept and removed.")
+    boolean dryRun;
+
+    /** Creates the command; {@code ctx} gives its streams and environment. */
+    public PruneCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
+        BackupGroupRef g = BackupGroupRef.parse(Snapshots.namespace(ns), group);
+        Datastore ds = repo.open(ctx, false);
+        if (ds.listSnapshots(g).isEmpty()) {
+            throw new IllegalArgumentException("group " + Snapshots.describe(g) + " has no snapshots");
+        }
+        output.info(ctx, opts.keepsSomething() ? "retention options: " + opts.describe()
+                : "No prune selection - keeping all files.");
+        Pruner.Result r = Pruner.prune(ds, g, opts, dryRun, ZoneId.systemDefault());
+        TextTable t = new TextTable(List.of("snapshot", "action", "reason"));
+        for (PruneDecision d : r.decisions()) {
+            String action = d.mark() == PruneMark.REMOVE ? (dryRun ? "would remove" : "remove") : d.mark().text();
+            t.add(List.of(d.snapshot().toString(), action, d.reason()));
+        }
+        t.print(ctx.out());
+        for (String w : r.warnings()) {
+            output.warn(ctx, w);
+        }
+        long kept = r.decisions().stream().filter(d -> d.mark().keeps()).count();
+        long remove = r.decisions().size() - kept;
+        output.info(ctx, dryRun ? "dry run: would keep " + kept + ", remove " + remove + " snapshot(s)"
+                : "kept " + kept + ", removed " + r.removed().size() + " snapshot(s)"
+                        + (r.groupRemoved() ? "; group " + Snapshots.describe(g) + " removed" : ""));
+        return 0;
+    }
+}

@@ -1,0 +1,132 @@
+package org.jpbs.cli.commands;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jpbs.cli.CliContext;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.tuning.Tuning;
+import org.jpbs.datastore.verify.SnapshotVerifyResult;
+import org.jpbs.datastore.verify.Verifier;
+import org.jpbs.datastore.verify.VerifyOptions;
+import org.jpbs.datastore.verify.VerifyProblem;
+import org.jpbs.datastore.verify.VerifyReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jpbs verify [SNAPSHOT] [--ignore-verified] [--outdated-after DAYS]}: verifies one
+ * snapshot, a group's snapshots ({@code type/id}) or, without argument, every snapshot of the
+ * datastore (spec {@code pbs-datastore-ops.md} §3). Prints one line per snapshot (ok, failed,
+ * skipped) to stdout and each problem to stderr; exits 1 if any snapshot failed.
+ */
+@Command(name = "verify", description = "Check the chunks and files of snapshots; mark corrupt chunks .bad.")
+public final class VerifyCommand implements Callable<Integer> {
+    @Mixin
+    HelpOption help;
+
+    private final CliContext ctx;
+
+    @Mixin
+    RepositoryOptions repo;
+
+    @Mixin
+    OutputOptions output;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SNAPSHOT",
+            description = "type/id/time, or a group type/id for all its snapshots; default: every snapshot.")
+    String snapshot;
+
+    @Option(names = "--ns", paramLabel = "NS", description = "Namespace of SNAPSHOT (default: root).")
+    String ns;
+
+    @Option(names = "--ignore-verified", description = "Skip snapshots verified before (see --outdated-after).")
+    boolean ignoreVerified;
+
+    @Option(names = "--outdated-after", paramLabel = "DAYS",
+            description = "With --ignore-verified: verify again if the last verification is older than DAYS days.")
+    Integer outdatedAfter;
+
+    @Option(names = "--chunk-order", paramLabel = "ORDER", description = "inode (default) or none.")
+    String chunkOrder;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Parallel chunk readers (default: 4).")
+    Integer threads;
+
+    /** Creates the command; {@code ctx} gives its streams and environment. */
+    public VerifyCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (outdatedAfter != null && outdatedAfter < 0) {
+            throw new IllegalArgumentException("--outdated-after must be >= 0 days, got " + outdatedAfter);
+        }
+        TuningOptions to = new TuningOptions();
+        to.chunkOrder = chunkOrder;
+        to.threads = threads;
+        Tuning tuning = to.toTuning();
+        VerifyOptions opts = new VerifyOptions(ignoreVerified, outdatedAfter, tuning.threads(), tuning.chunkOrder(),
+                Instant.now());
+        Datastore ds = repo.open(ctx, false);
+        VerifyReport report;
+        try (Verifier v = new Verifier(ds, opts, "root@pam", new Verifier.Listener() {
+            @Override
+            public void snapshotDone(SnapshotVerifyResult r) {
+                print(r);
+            }
+        })) {
+            if (snapshot == null) {
+                report = v.verifyAll();
+            } else {
+                BackupNamespace n = Snapshots.namespace(ns);
+                List<BackupSnapshotRef> refs;
+                if (snapshot.chars().filter(c -> c == '/').count() == 1) {
+                    var g = org.jpbs.core.api.BackupGroupRef.parse(n, snapshot);
+                    refs = ds.listSnapshots(g).stream().map(s -> s.ref()).sorted(
+                            java.util.Comparator.comparingLong(BackupSnapshotRef::time).reversed()).toList();
+                    if (refs.isEmpty()) {
+                        throw new IllegalArgumentException("group " + Snapshots.describe(g) + " has no snapshots");
+                    }
+                } else {
+                    BackupSnapshotRef ref = Snapshots.resolve(ds, n, snapshot);
+                    if (!java.nio.file.Files.isDirectory(ds.snapshotDir(ref))) {
+                        throw new IllegalArgumentException("snapshot " + Snapshots.describe(ref) + " not found");
+                    }
+                    refs = List.of(ref);
+                }
+                report = v.verify(refs);
+            }
+        }
+        long ok = report.results().stream().filter(r -> r.state() == SnapshotVerifyResult.State.OK).count();
+        long skipped = report.results().stream().filter(r -> r.state() == SnapshotVerifyResult.State.SKIPPED).count();
+        int failed = report.failed().size();
+        output.info(ctx, "verified " + report.results().size() + " snapshot(s): " + ok + " ok, " + failed + " failed, "
+                + skipped + " skipped (task " + report.upid() + ")");
+        if (failed > 0) {
+            throw new IllegalStateException(failed + " snapshot(s) failed verification: "
+                    + String.join(", ", report.failed().stream().map(r -> Snapshots.describe(r.snapshot())).toList()));
+        }
+        return 0;
+    }
+
+    private void print(SnapshotVerifyResult r) {
+        String state = switch (r.state()) {
+            case OK -> "ok";
+            case FAILED -> "FAILED";
+            case SKIPPED -> "skipped (" + r.skipReason() + ")";
+        };
+        ctx.out().println(Snapshots.describe(r.snapshot()) + ": " + state);
+        ctx.out().flush();
+        for (VerifyProblem p : r.problems()) {
+            ctx.err().println("jpbs: " + Snapshots.describe(r.snapshot()) + (p.archive() == null ? "" : "/" + p.archive())
+                    + ": " + p.message());
+        }
+        ctx.err().flush();
+    }
+}

@@ -1,0 +1,211 @@
+package org.jpbs.datastore.gc;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.core.errors.CorruptDataException;
+import org.jpbs.core.index.DynamicIndex;
+import org.jpbs.core.index.FixedIndex;
+import org.jpbs.core.index.IndexFile;
+import org.jpbs.datastore.snapshot.WriterReferences;
+import org.jpbs.datastore.tuning.ChunkOrder;
+import org.jpbs.datastore.tuning.Tuning;
+
+/**
+ * Phase 1 of garbage collection, mark (spec {@code pbs-datastore-ops.md} §1.4): lists every
+ * index file by a walk of the tree, then marks namespace by namespace, group by group,
+ * snapshots newest first, each digest not in the {@link DigestCache} handed to the
+ * {@link TouchPool}; then the index files found outside the expected layout; then the chunks
+ * that running writers of this JVM reference ({@link WriterReferences}). If a group's newest
+ * snapshot vanishes while it is marked (a prune racing with a new backup, PSA-2025-00019), the
+ * group is listed and marked again, up to {@value #MAX_GROUP_RESTARTS} times. A snapshot that
+ * vanishes otherwise is skipped. With {@link ChunkOrder#INODE} the pending digests are sorted
+ * (chunk directory by chunk directory) before they are touched.
+ */
+final class MarkPhase {
+    static final int MAX_GROUP_RESTARTS = 10;
+    private static final int BATCH = 1024;
+    private static final int SORT_WINDOW = 1 << 17;
+
+    /** Counters of one mark phase. */
+    record Result(long indexFiles, long indexDataBytes, long indexEntries, long cacheHits, long cacheMisses,
+                  long touches, long missing, long strange, List<Path> tempDirs) {}
+
+    private final GcFs fs;
+    private final Path root;
+    private final IndexTree tree;
+    private final Tuning tuning;
+    private final GcListener listener;
+    private final DigestCache cache;
+    private final Set<Path> counted = new HashSet<>();
+    private final List<TouchPool.Ref> pending = new ArrayList<>();
+    private final List<Path> tempDirs = new ArrayList<>();
+    private Set<Path> walked;
+    private TouchPool pool;
+    private long indexDataBytes;
+    private long entries;
+    private long strange;
+
+    MarkPhase(GcFs fs, Path root, Tuning tuning, GcListener listener) {
+        this.fs = fs;
+        this.root = root;
+        this.tree = new IndexTree(fs, root);
+        this.tuning = tuning;
+        this.listener = listener;
+        this.cache = new DigestCache(tuning.gcCacheCapacity());
+    }
+
+    Result run(WriterReferences.Epoch epoch) throws IOException {
+        walked = tree.walkAll();
+        long total = walked.size();
+        listener.info("found " + total + " index files");
+        pool = new TouchPool(fs, root.resolve(".chunks"), tuning.threads(), listener);
+        try {
+            for (BackupNamespace ns : tree.namespaces()) {
+                for (BackupGroupRef g : tree.groups(ns)) {
+                    markGroup(g, total);
+                }
+            }
+            List<Path> rest = new ArrayList<>(walked);
+            for (Path p : rest) {
+                if (markIndex(p)) {
+                    strange++;
+                    listener.warning("found index file outside of the expected directory scheme: " + p);
+                }
+                listener.progress(GcListener.Phase.MARK, counted.size(), total);
+            }
+            if (strange > 0) {
+                listener.warning("found (and marked) " + strange + " index files outside of expected directory scheme");
+            }
+            for (WriterReferences.Referenced r : epoch.referenced()) {
+                Path from = root.resolve(r.snapshot().relativePath() + " (backup in progress)");
+                for (Collection<Digest> c : r.digests()) {
+                    for (Digest d : c) {
+                        add(d, from);
+                    }
+                }
+            }
+            flush();
+            pool.finish();
+        } catch (IOException | RuntimeException | Error e) {
+            pool.abort();
+            throw e;
+        }
+        return new Result(counted.size(), indexDataBytes, entries, cache.hits(), cache.misses(), pool.calls(),
+                pool.missing(), strange, List.copyOf(tempDirs));
+    }
+
+    private void markGroup(BackupGroupRef g, long total) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            IndexTree.GroupListing listing = tree.group(g);
+            listener.groupListed(g, attempt);
+            if (markSnapshots(listing.snapshotsNewestFirst(), total)) {
+                tempDirs.addAll(listing.tempDirs());
+                return;
+            }
+            if (attempt >= MAX_GROUP_RESTARTS) {
+                throw new IOException("cannot mark group " + g + ": its newest snapshot vanished "
+                        + (attempt + 1) + " times while it was marked; aborting garbage collection");
+            }
+            listener.info("newest snapshot of group " + g + " vanished while marking, listing the group again");
+        }
+    }
+
+    /** Marks the snapshots; false if the newest vanished (restart the group). */
+    private boolean markSnapshots(List<BackupSnapshotRef> newestFirst, long total) throws IOException {
+        for (int i = 0; i < newestFirst.size(); i++) {
+            BackupSnapshotRef s = newestFirst.get(i);
+            List<Path> files;
+            try {
+                files = tree.indexFiles(s);
+            } catch (NoSuchFileException e) {
+                if (i == 0) {
+                    return false;
+                }
+                listener.info("snapshot " + s + " vanished while marking, skipped");
+                continue;
+            }
+            for (Path p : files) {
+                boolean found = markIndex(p);
+                listener.progress(GcListener.Phase.MARK, counted.size(), total);
+                if (!found) {
+                    if (i == 0) {
+                        return false;
+                    }
+                    listener.info("snapshot " + s + " vanished while marking, skipped");
+                    break;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Reads an index and queues its digests; false if it vanished. */
+    private boolean markIndex(Path p) throws IOException {
+        byte[] data;
+        try {
+            data = fs.readFile(p);
+        } catch (NoSuchFileException e) {
+            walked.remove(p);
+            return false;
+        } catch (AccessDeniedException e) {
+            throw IndexTree.permissionDenied(p, e);
+        }
+        if (!walked.remove(p) && !counted.contains(p)) {
+            listener.info("encountered new index file '" + p + "', increment total index file count");
+        }
+        IndexFile idx;
+        try {
+            idx = p.getFileName().toString().endsWith(".fidx")
+                    ? FixedIndex.read(ByteBuffer.wrap(data), p.toString())
+                    : DynamicIndex.read(ByteBuffer.wrap(data), p.toString());
+        } catch (CorruptDataException e) {
+            throw new IOException("cannot mark the chunks of index " + p + ": " + e.getMessage()
+                    + "; aborting garbage collection", e);
+        }
+        if (counted.add(p)) {
+            indexDataBytes += idx.size();
+        }
+        int n = idx.chunkCount();
+        for (int i = 0; i < n; i++) {
+            add(idx.digest(i), p);
+        }
+        return true;
+    }
+
+    private void add(Digest d, Path from) throws IOException {
+        entries++;
+        if (cache.insert(d)) {
+            return;
+        }
+        pending.add(new TouchPool.Ref(d, from));
+        if (pending.size() >= (tuning.chunkOrder() == ChunkOrder.INODE ? SORT_WINDOW : BATCH)) {
+            flush();
+        }
+    }
+
+    private void flush() throws IOException {
+        if (pending.isEmpty()) {
+            return;
+        }
+        if (tuning.chunkOrder() == ChunkOrder.INODE) {
+            pending.sort(Comparator.comparing(TouchPool.Ref::digest));
+        }
+        for (int i = 0; i < pending.size(); i += BATCH) {
+            pool.submit(new ArrayList<>(pending.subList(i, Math.min(pending.size(), i + BATCH))));
+        }
+        pending.clear();
+    }
+}

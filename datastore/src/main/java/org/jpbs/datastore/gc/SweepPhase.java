@@ -1,0 +1,218 @@
+package org.jpbs.datastore.gc;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.datastore.chunks.ChunkStore;
+import org.jpbs.datastore.os.DirHandle;
+import org.jpbs.datastore.os.FileStat;
+
+/**
+ * Phase 2 of garbage collection, sweep (spec {@code pbs-datastore-ops.md} §1.5): threads take
+ * the chunk directories {@code 0000}…{@code ffff} in runs of 64 and classify every chunk file
+ * ({@code <64 hex>}) and bad copy ({@code <64 hex>.<n>.bad}) by its atime: older than
+ * {@code minAtime} is removed, older than {@code oldestWriter} is "pending", the rest is in use.
+ * Before removing, the entry is stat-ed again under the chunk store's lock for that digest, so
+ * an insert or touch of the same chunk in this JVM cannot lose its file. Chunk temp files
+ * ({@code *.tmp_XXXXXX}) of killed writers are removed when their mtime is older than
+ * {@code minAtime}. With {@code dryRun} nothing is removed and "removed" means "would be removed".
+ * A directory that cannot be read, or a file that cannot be removed, aborts the phase.
+ */
+final class SweepPhase {
+    private static final int RUN = 64;
+
+    /** Counters of one sweep. */
+    record Result(long diskBytes, long diskChunks, long removedBytes, long removedChunks, long pendingBytes,
+                  long pendingChunks, long removedBad, long stillBad, long removedTempFiles, long entries) {}
+
+    private final GcFs fs;
+    private final ChunkStore store;
+    private final Path chunksDir;
+    private final Instant minAtime;
+    private final Instant oldestWriter;
+    private final boolean dryRun;
+    private final GcListener listener;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger dirsDone = new AtomicInteger();
+    private final AtomicReference<IOException> failure = new AtomicReference<>();
+    private final LongAdder diskBytes = new LongAdder();
+    private final LongAdder diskChunks = new LongAdder();
+    private final LongAdder removedBytes = new LongAdder();
+    private final LongAdder removedChunks = new LongAdder();
+    private final LongAdder pendingBytes = new LongAdder();
+    private final LongAdder pendingChunks = new LongAdder();
+    private final LongAdder removedBad = new LongAdder();
+    private final LongAdder stillBad = new LongAdder();
+    private final LongAdder removedTemp = new LongAdder();
+    private final LongAdder entries = new LongAdder();
+
+    SweepPhase(GcFs fs, ChunkStore store, Instant minAtime, Instant oldestWriter, boolean dryRun, GcListener listener) {
+        this.fs = fs;
+        this.store = store;
+        this.chunksDir = store.root().resolve(".chunks");
+        this.minAtime = minAtime;
+        this.oldestWriter = oldestWriter;
+        this.dryRun = dryRun;
+        this.listener = listener;
+    }
+
+    Result run(int nThreads) throws IOException {
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < nThreads; i++) {
+            threads.add(Thread.ofPlatform().name("jpbs-gc-sweep-" + i).daemon(true).start(this::work));
+        }
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failure.compareAndSet(null, new java.io.InterruptedIOException("garbage collection interrupted"));
+            }
+        }
+        IOException e = failure.get();
+        if (e != null) {
+            throw e;
+        }
+        return new Result(diskBytes.sum(), diskChunks.sum(), removedBytes.sum(), removedChunks.sum(),
+                pendingBytes.sum(), pendingChunks.sum(), removedBad.sum(), stillBad.sum(), removedTemp.sum(),
+                entries.sum());
+    }
+
+    private void work() {
+        try {
+            int start;
+            while (failure.get() == null && (start = next.getAndAdd(RUN)) < 65536) {
+                for (int p = start; p < start + RUN && failure.get() == null; p++) {
+                    sweepDir(chunksDir.resolve(String.format("%04x", p)));
+                    listener.progress(GcListener.Phase.SWEEP, dirsDone.incrementAndGet(), 65536);
+                }
+            }
+        } catch (IOException e) {
+            failure.compareAndSet(null, e);
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, new IOException("sweep thread failed: " + e, e));
+        }
+    }
+
+    private void sweepDir(Path dir) throws IOException {
+        GcFs.Dir d;
+        try {
+            d = fs.openDir(dir);
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (AccessDeniedException e) {
+            throw new IOException("garbage collection cannot read chunk directory " + dir + ": permission denied", e);
+        }
+        try (d) {
+            for (DirHandle.Entry e : d.entries()) {
+                String name = e.name();
+                if (e.type() != DirHandle.DT_REG && e.type() != DirHandle.DT_UNKNOWN) {
+                    continue;
+                }
+                Digest digest = chunkDigest(name);
+                if (digest != null) {
+                    entries.increment();
+                    sweepChunk(d, dir, name, digest, name.length() > 64);
+                } else if (name.contains(".tmp_")) {
+                    sweepTemp(d, dir, name);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            // the directory vanished: nothing to sweep
+        }
+    }
+
+    /** The digest of {@code <64 hex>} or {@code <64 hex>.<n>.bad}, else null. */
+    static Digest chunkDigest(String name) {
+        int len = name.length();
+        if (len == 64 || (len == 70 && name.charAt(64) == '.' && Character.isDigit(name.charAt(65))
+                && name.endsWith(".bad"))) {
+            String hex = name.substring(0, 64);
+            return Digest.isHex(hex) ? Digest.parse(hex) : null;
+        }
+        return null;
+    }
+
+    private void sweepChunk(GcFs.Dir d, Path dir, String name, Digest digest, boolean bad) throws IOException {
+        FileStat st;
+        try {
+            st = d.stat(name);
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        if (!st.regular()) {
+            return;
+        }
+        if (st.atimeBefore(minAtime)) {
+            ReentrantLock lock = store.lockFor(digest);
+            lock.lock();
+            try {
+                try {
+                    st = d.stat(name); // again, under the lock: an insert may just have touched it
+                } catch (NoSuchFileException e) {
+                    return;
+                }
+                if (st.atimeBefore(minAtime)) {
+                    if (!dryRun) {
+                        try {
+                            fs.delete(dir.resolve(name));
+                        } catch (IOException e) {
+                            if (bad) {
+                                stillBad.increment();
+                            }
+                            throw new IOException("garbage collection could not remove " + dir.resolve(name) + ": "
+                                    + e.getMessage(), e);
+                        }
+                    }
+                    if (bad) {
+                        removedBad.increment();
+                    } else {
+                        removedChunks.increment();
+                    }
+                    removedBytes.add(st.size());
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (st.atimeBefore(oldestWriter)) {
+            if (bad) {
+                stillBad.increment();
+            } else {
+                pendingChunks.increment();
+            }
+            pendingBytes.add(st.size());
+        } else {
+            if (!bad) {
+                diskChunks.increment();
+            }
+            diskBytes.add(st.size());
+        }
+    }
+
+    private void sweepTemp(GcFs.Dir d, Path dir, String name) throws IOException {
+        FileStat st;
+        try {
+            st = d.stat(name);
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        if (st.regular() && st.mtimeSec() < minAtime.getEpochSecond()) {
+            if (!dryRun) {
+                fs.delete(dir.resolve(name));
+            }
+            removedTemp.increment();
+            listener.info((dryRun ? "would remove" : "removed") + " stale temporary chunk file " + dir.resolve(name));
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package org.jpbs.datastore.verify;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.api.Upid;
+import org.jpbs.core.index.IndexFile;
+import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.core.manifest.CryptMode;
+import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.chunks.SyncLevel;
+import org.jpbs.datastore.lock.InProcessLock;
+import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.datastore.os.AtomicFiles;
+import org.jpbs.datastore.os.TaskIds;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.snapshot.DatastoreLayout;
+import org.jpbs.datastore.snapshot.SnapshotReader;
+import org.jpbs.datastore.tuning.ChunkOrder;
+
+/**
+ * Verifies snapshots (spec {@code pbs-datastore-ops.md} §3). Per snapshot: a missing directory
+ * is skipped; the manifest must load ({@link SnapshotReader}, else failed without a
+ * {@code verify_state}); the {@code ignore-verified}/{@code outdated-after} filter may skip it;
+ * every blob is checked (size, SHA-256, CRC, decodable unless encrypted); every index is
+ * checked against the manifest and its chunks by {@link ChunkVerifier}; finally
+ * {@code unprotected.verify_state = {"state": "ok"|"failed", "upid": ...}} is written into the
+ * manifest. Chunks found good or corrupt are remembered for the whole run, so snapshots
+ * sharing chunks read them once. Close it to stop its threads.
+ */
+public final class Verifier implements AutoCloseable {
+    /** Listener for the task log; methods are called from the verifying thread. */
+    public interface Listener {
+        /** An informational line. */
+        default void info(String line) {}
+
+        /** A snapshot is done. */
+        default void snapshotDone(SnapshotVerifyResult result) {}
+    }
+
+    private final Datastore ds;
+    private final VerifyOptions options;
+    private final Upid upid;
+    private final Listener listener;
+    private final ExecutorService pool;
+    private final ChunkVerifier chunks;
+
+    /**
+     * @param authId who runs it, for the task id (e.g. {@code root@pam})
+     */
+    public Verifier(Datastore ds, VerifyOptions options, String authId, Listener listener) {
+        this.ds = Objects.requireNonNull(ds, "ds");
+        this.options = Objects.requireNonNull(options, "options");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        String store = ds.root().getFileName() == null ? "" : ds.root().getFileName().toString();
+        this.upid = TaskIds.next("verify", store, authId, options.now().getEpochSecond());
+        this.pool = Executors.newFixedThreadPool(options.threads(),
+                r -> Thread.ofPlatform().name("jpbs-verify").daemon(true).unstarted(r));
+        this.chunks = new ChunkVerifier(ds.chunkStore(), pool, options.chunkOrder() == ChunkOrder.INODE);
+    }
+
+    /** The task id written into {@code verify_state}. */
+    public Upid upid() {
+        return upid;
+    }
+
+    /**
+     * Verifies every snapshot of the datastore: namespaces in order, groups sorted, snapshots
+     * newest first; the group {@code host/benchmark} is left out (as PBS does).
+     */
+    public VerifyReport verifyAll() throws IOException {
+        List<SnapshotVerifyResult> out = new ArrayList<>();
+        for (BackupNamespace ns : ds.listNamespaces()) {
+            for (BackupGroupRef g : ds.listGroups(ns)) {
+                if (g.type().text().equals("host") && g.id().equals("benchmark")) {
+                    continue;
+                }
+                List<BackupSnapshotRef> refs = new ArrayList<>();
+                ds.listSnapshots(g).forEach(s -> refs.add(s.ref()));
+                refs.sort(Comparator.comparingLong(BackupSnapshotRef::time).reversed());
+                for (BackupSnapshotRef r : refs) {
+                    out.add(verify(r));
+                }
+            }
+        }
+        return new VerifyReport(upid.toString(), out);
+    }
+
+    /** Verifies the given snapshots in order. */
+    public VerifyReport verify(List<BackupSnapshotRef> snapshots) throws IOException {
+        List<SnapshotVerifyResult> out = new ArrayList<>();
+        for (BackupSnapshotRef r : snapshots) {
+            out.add(verify(r));
+        }
+        return new VerifyReport(upid.toString(), out);
+    }
+
+    /**
+     * Verifies one snapshot and records the outcome in its manifest.
+     *
+     * @throws IOException only if the {@code verify_state} cannot be written
+     */
+    public SnapshotVerifyResult verify(BackupSnapshotRef ref) throws IOException {
+        SnapshotVerifyResult r = verifyInner(ref);
+        listener.snapshotDone(r);
+        return r;
+    }
+
+    private SnapshotVerifyResult verifyInner(BackupSnapshotRef ref) throws IOException {
+        Path dir = ds.snapshotDir(ref);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return skipped(ref, "does not exist (anymore)");
+        }
+        SnapshotReader reader;
+        try {
+            reader = ds.openSnapshot(ref);
+        } catch (NoSuchFileException e) {
+            return skipped(ref, "does not exist (anymore)");
+        } catch (IOException e) {
+            VerifyProblem p = new VerifyProblem(ref, DatastoreLayout.MANIFEST, null, VerifyProblem.Kind.MANIFEST,
+                    "cannot load the manifest of " + ref + ": " + e.getMessage());
+            return new SnapshotVerifyResult(ref, SnapshotVerifyResult.State.FAILED, null, List.of(p), 0, 0, 0);
+        }
+        String skip = filter(reader.manifest());
+        if (skip != null) {
+            return skipped(ref, skip);
+        }
+        listener.info("verify " + ref);
+        List<VerifyProblem> problems = new ArrayList<>();
+        ChunkVerifier.Counts counts = new ChunkVerifier.Counts();
+        for (FileEntry f : reader.manifest().files()) {
+            String name = f.filename();
+            try {
+                if (name.endsWith(".blob")) {
+                    var blob = reader.openBlob(name);
+                    if (!blob.isEncrypted()) {
+                        reader.readBlob(name);
+                    }
+                } else if (name.endsWith(".fidx") || name.endsWith(".didx")) {
+                    IndexFile idx = reader.openIndex(name);
+                    problems.addAll(chunks.verify(ref, name, idx, f.cryptMode() == CryptMode.ENCRYPT, counts));
+                } else {
+                    problems.add(new VerifyProblem(ref, name, null, VerifyProblem.Kind.FILE,
+                            ref + "/" + name + ": unknown archive type"));
+                }
+            } catch (IOException e) {
+                problems.add(new VerifyProblem(ref, name, null, VerifyProblem.Kind.FILE, e.getMessage()));
+            }
+        }
+        SnapshotVerifyResult.State state = problems.isEmpty() ? SnapshotVerifyResult.State.OK
+                : SnapshotVerifyResult.State.FAILED;
+        writeVerifyState(ref, state == SnapshotVerifyResult.State.OK ? "ok" : "failed");
+        return new SnapshotVerifyResult(ref, state, null, problems, counts.chunks.get(), counts.bytesRead.get(),
+                counts.bytesDecoded.get());
+    }
+
+    private SnapshotVerifyResult skipped(BackupSnapshotRef ref, String why) {
+        listener.info("SKIPPED: verify " + ref + " - " + why);
+        return new SnapshotVerifyResult(ref, SnapshotVerifyResult.State.SKIPPED, why, List.of(), 0, 0, 0);
+    }
+
+    /** The reason to skip per {@code ignore-verified}/{@code outdated-after} (spec §3.3), or null to verify. */
+    String filter(BackupManifest m) {
+        if (!options.ignoreVerified()) {
+            return null;
+        }
+        JsonNode vs = m.unprotected().get("verify_state");
+        if (vs == null || !vs.isObject() || !vs.path("state").isTextual() || !vs.path("upid").isTextual()) {
+            return null;
+        }
+        if (options.outdatedAfterDays() == null) {
+            return "recently verified";
+        }
+        long started;
+        try {
+            started = Upid.parse(vs.path("upid").textValue()).startTime();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        long days = Math.floorDiv(options.now().getEpochSecond() - started, 86_400L);
+        return days > options.outdatedAfterDays() ? null : "recently verified";
+    }
+
+    private void writeVerifyState(BackupSnapshotRef ref, String state) throws IOException {
+        Path manifestPath = ds.snapshotDir(ref).resolve(DatastoreLayout.MANIFEST);
+        try (InProcessLock l = lockManifest(manifestPath)) {
+            BackupManifest m = ds.openSnapshot(ref).manifest(); // fresh: notes may have changed meanwhile
+            ObjectNode vs = m.unprotected().putObject("verify_state");
+            vs.put("state", state);
+            vs.put("upid", upid.toString());
+            AtomicFiles.replaceFile(manifestPath, m.toBlob().raw(), ds.syncLevel() == SyncLevel.FILE);
+        }
+    }
+
+    private static InProcessLock lockManifest(Path p) throws IOException {
+        for (int i = 0; ; i++) {
+            try {
+                return InProcessLock.tryLock(p, "manifest " + p, "another manifest update in this process");
+            } catch (LockedException e) {
+                if (i >= 100) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted waiting for " + p);
+                }
+            }
+        }
+    }
+
+    /** Stops the reader threads. */
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+}
