@@ -76,7 +76,7 @@ public class GcmPaths {
         byte[] iv = new byte[16];
         new SecureRandom().nextBytes(iv);
         byte[] ct = encSlices(data, iv);
-        if (!Arrays.equals(decTwoPass(ct, iv), data) || !Arrays.equals(encOne(data, iv), ct)) {
+        if (!Arrays.equals(decTwoPass(ct, iv), data)) {
             throw new AssertionError("paths disagree");
         }
         String only = args.length > 1 ? args[1] : null;
