@@ -35,6 +35,7 @@ import picocli.CommandLine.Command;
             "else ~/.local/share/jpbs/datastore (created on first use).",
             "A server needs $PBS_PASSWORD (password or API token secret) and, for a",
             "self-signed certificate, $PBS_FINGERPRINT or --fingerprint.",
+            "Encryption: backup/restore --keyfile KEY (passphrase: $PBS_ENCRYPTION_PASSWORD); 'jpbs key --help'.",
             "Exit codes: 0 success, 1 error, 2 usage error. Each command has --help."})
 public final class Main implements Callable<Integer> {
     private final CliContext ctx;

@@ -141,6 +141,15 @@ class EncryptionCliTest {
                 assertArrayEquals(c.key(), changed.decrypt(() -> "another one".getBytes(StandardCharsets.UTF_8), "k").key());
             }
         }
+        // the passphrase from a file (first line only), as PBS_ENCRYPTION_PASSWORD_FILE
+        Path pwFile = dir.resolve("pw.txt");
+        Files.writeString(pwFile, PW_A + "\nsecond line ignored\n");
+        Path fromFile = dir.resolve("key-from-file.json");
+        CliRunner.Result f = cli(Map.of("PBS_ENCRYPTION_PASSWORD_FILE", pwFile.toString())).run("key", "create", "--kdf",
+                "pbkdf2", fromFile.toString());
+        assertEquals(0, f.exit(), f.all());
+        KeyConfig.parse(Files.readAllBytes(fromFile), "f").decrypt(() -> PW_A.getBytes(StandardCharsets.UTF_8), "f");
+
         // too short a passphrase: error, and no file
         Path shortPw = dir.resolve("short.json");
         CliRunner.Result s = cli(Map.of("PBS_ENCRYPTION_PASSWORD", "abc")).run("key", "create", shortPw.toString());
