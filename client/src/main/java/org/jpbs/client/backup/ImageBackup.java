@@ -19,6 +19,7 @@ import org.jpbs.core.FileFormats;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.blob.ZeroChunks;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.FixedIndexBuilder;
@@ -46,6 +47,7 @@ public final class ImageBackup {
     private int workers = Runtime.getRuntime().availableProcessors();
     private int window = -1;
     private boolean compress = true;
+    private CryptConfig crypt;
     private ProgressListener progress = ProgressListener.NONE;
 
     /** Result of a run: the finished index and the counters. */
@@ -85,6 +87,21 @@ public final class ImageBackup {
     public ImageBackup compress(boolean on) {
         this.compress = on;
         return this;
+    }
+
+    /**
+     * Encrypts every chunk with this key (default null: unencrypted): digests become
+     * SHA-256(data ‖ id_key), blobs are compressed, then AES-256-GCM encrypted (spec
+     * {@code pbs-formats.md} §1, §2). The zero chunk is encrypted too (its digest depends on the key).
+     */
+    public ImageBackup crypt(CryptConfig key) {
+        this.crypt = key;
+        return this;
+    }
+
+    /** The key chunks are encrypted with, or null. */
+    public CryptConfig crypt() {
+        return crypt;
     }
 
     /** Receives the plaintext bytes of every finished chunk (default: none). */
@@ -136,6 +153,7 @@ public final class ImageBackup {
         ConcurrentLinkedQueue<byte[]> buffers = new ConcurrentLinkedQueue<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Set<Integer> zeroSeen = ConcurrentHashMap.newKeySet();
+        ConcurrentHashMap<Integer, Digest> zeroDigests = new ConcurrentHashMap<>();
         ExecutorService pool = Workers.pool(workers, "jpbs-backup-worker");
         try {
             for (int i = 0; i < count && failure.get() == null; i++) {
@@ -153,7 +171,7 @@ public final class ImageBackup {
                         // each worker reads its own slice (positional reads are thread-safe),
                         // so one worker is one thread and N workers read in parallel too
                         readFully(in, data, len, pos, size, resource);
-                        Digest d = processChunk(data, len, sink, counters, zeroSeen);
+                        Digest d = processChunk(data, len, sink, counters, zeroSeen, zeroDigests);
                         builder.set(index, d);
                         progress.advance(len);
                     } catch (Throwable t) {
@@ -177,17 +195,19 @@ public final class ImageBackup {
         return new Result(index, counters.stats(size, count, System.nanoTime() - start));
     }
 
-    private Digest processChunk(byte[] data, int len, ChunkSink sink, Counters c, Set<Integer> zeroSeen)
-            throws IOException {
+    private Digest processChunk(byte[] data, int len, ChunkSink sink, Counters c, Set<Integer> zeroSeen,
+            ConcurrentHashMap<Integer, Digest> zeroDigests) throws IOException {
         if (ZeroChunks.isZero(data, 0, len)) {
-            Digest d = ZeroChunks.digest(len);
+            Digest d = crypt == null ? ZeroChunks.digest(len)
+                    : zeroDigests.computeIfAbsent(len, n -> crypt.computeDigest(data, 0, n));
             c.zeroChunks.increment();
             c.zeroBytes.add(len);
             if (zeroSeen.add(len)) {
                 if (sink.isKnown(d)) {
                     sink.reuse(d);
                 } else {
-                    EncodedChunk chunk = new EncodedChunk(d, ZeroChunks.blob(len), len);
+                    EncodedChunk chunk = new EncodedChunk(d, crypt == null ? ZeroChunks.blob(len)
+                            : DataBlob.encodeEncrypted(data, 0, len, compress, crypt), len);
                     if (sink.insert(chunk)) {
                         c.storedBytes.add(chunk.blob().rawLength());
                     }
@@ -195,14 +215,14 @@ public final class ImageBackup {
             }
             return d;
         }
-        Digest d = Digest.sha256(data, 0, len);
+        Digest d = EncodedChunk.digest(data, 0, len, crypt);
         if (sink.isKnown(d)) {
             sink.reuse(d);
             c.reusedChunks.increment();
             c.reusedBytes.add(len);
             return d;
         }
-        DataBlob blob = DataBlob.encode(data, 0, len, compress);
+        DataBlob blob = DataBlob.encode(data, 0, len, compress, crypt);
         if (sink.insert(new EncodedChunk(d, blob, len))) {
             c.newChunks.increment();
             c.newBytes.add(len);
