@@ -20,7 +20,7 @@ public final class TuningOptions {
     Integer cacheCapacity;
 
     @Option(names = "--gc-chunk-metadata-prefetch", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
-            description = "Walk and stat the chunk directories in parallel while marking (default: true).")
+            description = "Walk and stat the chunk directories in parallel while marking (default: false).")
     Boolean prefetch;
 
     @Option(names = "--gc-atime-safety-check", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",

@@ -19,8 +19,8 @@ import org.jpbs.core.errors.CorruptDataException;
  * csum is SHA-256 of the body. Immutable.
  */
 public final class FixedIndex implements IndexFile {
-    private static final int SIZE_OFFSET = 64;
-    private static final int CHUNK_SIZE_OFFSET = 72;
+    static final int SIZE_OFFSET = 64;
+    static final int CHUNK_SIZE_OFFSET = 72;
 
     private final UUID uuid;
     private final long ctime;

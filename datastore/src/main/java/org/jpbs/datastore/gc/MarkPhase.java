@@ -16,9 +16,7 @@ import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
-import org.jpbs.core.index.DynamicIndex;
-import org.jpbs.core.index.FixedIndex;
-import org.jpbs.core.index.IndexFile;
+import org.jpbs.core.index.DigestScan;
 import org.jpbs.datastore.snapshot.WriterReferences;
 import org.jpbs.datastore.tuning.ChunkOrder;
 import org.jpbs.datastore.tuning.Tuning;
@@ -166,11 +164,11 @@ final class MarkPhase {
         if (!walked.remove(p) && !counted.contains(p)) {
             listener.info("encountered new index file '" + p + "', increment total index file count");
         }
-        IndexFile idx;
+        DigestScan idx;
         try {
             idx = p.getFileName().toString().endsWith(".fidx")
-                    ? FixedIndex.read(ByteBuffer.wrap(data), p.toString())
-                    : DynamicIndex.read(ByteBuffer.wrap(data), p.toString());
+                    ? DigestScan.fixed(ByteBuffer.wrap(data), p.toString())
+                    : DigestScan.dynamic(ByteBuffer.wrap(data), p.toString());
         } catch (CorruptDataException e) {
             throw new IOException("cannot mark the chunks of index " + p + ": " + e.getMessage()
                     + "; aborting garbage collection", e);
@@ -178,18 +176,24 @@ final class MarkPhase {
         if (counted.add(p)) {
             indexDataBytes += idx.size();
         }
-        int n = idx.chunkCount();
+        int n = idx.count();
+        entries += n;
         for (int i = 0; i < n; i++) {
-            add(idx.digest(i), p);
+            if (!cache.insert(idx.word(i, 0), idx.word(i, 1), idx.word(i, 2), idx.word(i, 3))) {
+                queue(idx.digest(i), p);
+            }
         }
         return true;
     }
 
     private void add(Digest d, Path from) throws IOException {
         entries++;
-        if (cache.insert(d)) {
-            return;
+        if (!cache.insert(d)) {
+            queue(d, from);
         }
+    }
+
+    private void queue(Digest d, Path from) throws IOException {
         pending.add(new TouchPool.Ref(d, from));
         if (pending.size() >= (tuning.chunkOrder() == ChunkOrder.INODE ? SORT_WINDOW : BATCH)) {
             flush();

@@ -12,7 +12,8 @@ import java.time.Duration;
  *                                (default 24 h 5 min; PBS configures it in minutes)
  * @param gcCacheCapacity         entries of the GC digest cache that skips repeated touches (default 1,048,576; 0 = off)
  * @param gcChunkMetadataPrefetch walk and stat the chunk directories in parallel while marking, so
- *                                the inodes are in memory when they are touched (jpbs; default true)
+ *                                the inodes are in memory when they are touched (jpbs; default false:
+ *                                it pays off on cold disks with spare CPU, see {@code docs/gc.md})
  * @param chunkOrder              order of chunk reads in verify and of touches in GC (default {@link ChunkOrder#INODE})
  * @param threads                 worker threads for marking, sweeping, prefetching and verifying (default 4)
  */
@@ -25,7 +26,7 @@ public record Tuning(boolean gcAtimeSafetyCheck, Duration gcAtimeCutoff, int gcC
     /** Default thread count: queue depth matters more than cores for touches and stats. */
     public static final int DEFAULT_THREADS = 4;
     /** The defaults. */
-    public static final Tuning DEFAULT = new Tuning(true, DEFAULT_ATIME_CUTOFF, DEFAULT_CACHE_CAPACITY, true,
+    public static final Tuning DEFAULT = new Tuning(true, DEFAULT_ATIME_CUTOFF, DEFAULT_CACHE_CAPACITY, false,
             ChunkOrder.INODE, DEFAULT_THREADS);
 
     /** @throws IllegalArgumentException on a negative cutoff or capacity, or fewer than 1 thread */
