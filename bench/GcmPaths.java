@@ -10,12 +10,14 @@ import javax.crypto.spec.SecretKeySpec;
  * How fast AES-256-GCM runs on 4 MiB messages depending on how it is fed, in a fresh JVM:
  * one doFinal over the byte[] versus 16 KiB update() slices, for encryption and decryption
  * (decryption as jpbs does it: two sliced GCM encryptions, see core/.../crypto/AesGcm.java).
- * Run: java bench/GcmPaths.java [SECONDS_PER_PATH]   (JDK 25; each path in its own JVM is
- * fairer: java bench/GcmPaths.java 3 encSlices)
+ * Run: java bench/GcmPaths.java [SECONDS] [PATH] [SLICE_BYTES]   (JDK 25; PATH one of encOne,
+ * encSlices, decOne, decTwoPass; each path in its own JVM is fairer, e.g.
+ * java bench/GcmPaths.java 3 decTwoPass 16384). The first seconds include the JIT warm-up, which
+ * is what a backup or restore command pays; smaller slices reach the compiled GCM intrinsic sooner.
  */
 public class GcmPaths {
     static final SecretKeySpec KEY = new SecretKeySpec(new byte[32], "AES");
-    static final int SLICE = 16 * 1024;
+    static int slice = 1024;
 
     static Cipher enc(byte[] iv) throws Exception {
         Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
@@ -31,8 +33,8 @@ public class GcmPaths {
         Cipher c = enc(iv);
         byte[] out = new byte[in.length + 16];
         int o = 0;
-        for (int p = 0; p < in.length; p += SLICE) {
-            o += c.update(in, p, Math.min(SLICE, in.length - p), out, o);
+        for (int p = 0; p < in.length; p += slice) {
+            o += c.update(in, p, Math.min(slice, in.length - p), out, o);
         }
         c.doFinal(out, o);
         return out;
@@ -80,8 +82,11 @@ public class GcmPaths {
             throw new AssertionError("paths disagree");
         }
         String only = args.length > 1 ? args[1] : null;
+        if (args.length > 2) {
+            slice = Integer.parseInt(args[2]);
+        }
         if (only == null || only.equals("encOne")) time("encrypt doFinal 4 MiB", GcmPaths::encOne, data, iv, seconds);
-        if (only == null || only.equals("encSlices")) time("encrypt 16 KiB slices", GcmPaths::encSlices, data, iv, seconds);
+        if (only == null || only.equals("encSlices")) time("encrypt " + slice + " B slices", GcmPaths::encSlices, data, iv, seconds);
         if (only == null || only.equals("decOne")) time("decrypt doFinal 4 MiB", GcmPaths::decOne, ct, iv, seconds);
         if (only == null || only.equals("decTwoPass")) time("decrypt two passes", GcmPaths::decTwoPass, ct, iv, seconds);
     }

@@ -51,7 +51,7 @@ class EncryptedBlobTest {
 
     @Test
     void incompressibleDataUsesTheEncryptedMagic() throws Exception {
-        for (int n : new int[] {0, 1, 15, 16, 17, 16384, 16385, 100_003, 4 << 20}) {
+        for (int n : new int[] {0, 1, 15, 16, 17, 1023, 1024, 1025, 16384, 16385, 100_003, 4 << 20}) {
             byte[] data = seeded(n, n);
             DataBlob b = DataBlob.encodeEncrypted(data, 0, n, true, KEY);
             assertEquals(FileFormats.ENCRYPTED_BLOB_MAGIC, b.magic(), "n=" + n);
