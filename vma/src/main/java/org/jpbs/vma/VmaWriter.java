@@ -45,6 +45,7 @@ public final class VmaWriter {
     private int payloadLength;
     private int clustersPerExtent = Vma.QEMU_CLUSTERS_PER_EXTENT;
     private boolean headerWritten;
+    private boolean dataStarted;
     private boolean finished;
     private long bytesWritten;
     private long extentsWritten;
@@ -129,7 +130,7 @@ public final class VmaWriter {
     }
 
     private void checkRegistration() {
-        if (headerWritten || finished) {
+        if (dataStarted || finished) {
             throw new IllegalStateException("configs and devices must be added before any data is written");
         }
     }
@@ -166,6 +167,7 @@ public final class VmaWriter {
             throw new IllegalArgumentException("cluster " + cluster + " is outside device '" + d.name() + "' ("
                     + d.clusterCount() + " clusters)");
         }
+        dataStarted = true;
         if (!written[devId].add(cluster)) {
             throw new IllegalStateException("cluster " + cluster + " of device '" + d.name() + "' written twice");
         }
