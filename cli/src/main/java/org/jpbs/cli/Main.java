@@ -12,6 +12,7 @@ import org.jpbs.cli.commands.BackupCommand;
 import org.jpbs.cli.commands.DatastoreCommand;
 import org.jpbs.cli.commands.RestoreCommand;
 import org.jpbs.cli.commands.SnapshotCommand;
+import org.jpbs.cli.vma.VmaCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -27,7 +28,8 @@ import picocli.CommandLine.Command;
 @Command(name = "jpbs", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
         subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
-            ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, CommandLine.HelpCommand.class},
+            ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, VmaCommand.class,
+            CommandLine.HelpCommand.class},
         footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore;",
             "else $PBS_REPOSITORY if it is a path (starts with / or .) or names a host;",
             "else ~/.local/share/jpbs/datastore (created on first use).",
