@@ -64,7 +64,7 @@ public final class DeviceTarget implements Closeable {
         } catch (IOException e) {
             if (direct && e.getMessage() != null && e.getMessage().contains("Invalid argument")) {
                 throw new IOException(path + ": cannot open with O_DIRECT (--direct); its file system does not support"
-                        + " direct I/O (tmpfs does not)", e);
+                        + " direct I/O (tmpfs before Linux 6.6 does not)", e);
             }
             throw e;
         }
