@@ -220,7 +220,7 @@ class VmaCliTest {
         assertEquals(5, CliRunner.chunkCount(repo) - chunksBefore, "3 data chunks, 2 zero chunks");
         String files = ok("snapshot", "files", "--repository", repo.toString(), "vm/123").out();
         for (String f : List.of("drive-scsi0.img.fidx", "drive-virtio1.img.fidx", "drive-sata2.img.fidx",
-                "qemu-server.conf.blob", "qemu-server.fw.blob")) {
+                "qemu-server.conf.blob", "fw.conf.blob")) {
             assertTrue(files.contains(f), files);
         }
         Path restored = tmp.resolve("restored.img");

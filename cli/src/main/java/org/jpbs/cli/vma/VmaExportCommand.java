@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jpbs vma export SNAPSHOT OUT}: writes a snapshot of a local datastore as a VMA
  * archive: every {@code NAME.img.fidx} becomes device NAME (in manifest order), every blob
- * (but the manifest and the client log) config NAME. Chunks are fetched, checked and decoded in
+ * (but the manifest and the client log) config NAME ({@code fw.conf.blob} as vzdump's
+ * {@code qemu-server.fw}). Chunks are fetched, checked and decoded in
  * parallel ({@link ImageRestore}) and written in order. OUT may be a directory: the archive
  * then gets vzdump's name ({@code vzdump-qemu-ID-YYYY_MM_DD-HH_MM_SS.vma.zst}, snapshot time in
  * local time). Encrypted archives and configs over 65,535 bytes cannot be exported.
@@ -111,6 +112,9 @@ public final class VmaExportCommand implements Callable<Integer> {
             } else if (name.endsWith(".blob") && !name.equals("index.json.blob") && !name.equals("client.log.blob")) {
                 byte[] data = snap.readBlob(name);
                 String cfg = name.substring(0, name.length() - ".blob".length());
+                if (cfg.equals(VmaImportCommand.FIREWALL_PBS)) {
+                    cfg = VmaImportCommand.FIREWALL_VMA;
+                }
                 if (data.length > Vma.MAX_BLOB_SIZE) {
                     throw new IllegalArgumentException(name + " is " + data.length
                             + " bytes; a VMA archive stores configs of at most " + Vma.MAX_BLOB_SIZE + " bytes");

@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jpbs vma import ARCHIVE --backup-id ID}: stores a VMA archive as a new snapshot of a
  * local datastore, streaming (no temporary copy): each device becomes {@code NAME.img.fidx}
- * (4 MiB chunks, zero chunks stored once), each config {@code NAME.blob}. The snapshot time
+ * (4 MiB chunks, zero chunks stored once), each config {@code NAME.blob} ({@code qemu-server.fw}
+ * as {@code fw.conf.blob}, the name PVE uses with PBS). The snapshot time
  * is the archive's creation time unless {@code --backup-time} is given; the backup id defaults
  * to the VM id of a vzdump file name. Like a backup, the snapshot becomes visible only when
  * complete; on any error nothing is added to the datastore but unreferenced chunks.
@@ -114,7 +115,7 @@ public final class VmaImportCommand implements Callable<Integer> {
             }
             try (SnapshotWriter writer = ds.beginSnapshot(ref, owner())) {
                 for (VmaConfig c : header.configs()) {
-                    writer.addBlob(c.name() + ".blob", DataBlob.encode(c.data(), 0, c.data().length, true));
+                    writer.addBlob(blobName(c.name()), DataBlob.encode(c.data(), 0, c.data().length, true));
                 }
                 ChunkProcessor processor = new ChunkProcessor(new LocalChunkSink(ds.chunkStore(), java.util.Set.of()), true);
                 Progress progress = new Progress(devices.stream().mapToLong(VmaDevice::size).sum());
@@ -136,6 +137,20 @@ public final class VmaImportCommand implements Callable<Integer> {
         }
         return 0;
     }
+
+    /**
+     * The blob name of a config: {@code NAME.blob}, except vzdump's firewall config
+     * {@code qemu-server.fw}, which a PVE backup to PBS stores as {@code fw.conf.blob}
+     * (spec {@code vma-and-qemu-lib.md} §3.1).
+     */
+    static String blobName(String config) {
+        return (config.equals(FIREWALL_VMA) ? FIREWALL_PBS : config) + ".blob";
+    }
+
+    /** vzdump's name of the firewall config in a VMA archive. */
+    static final String FIREWALL_VMA = "qemu-server.fw";
+    /** The name PVE gives the firewall config in a PBS snapshot (without {@code .blob}). */
+    static final String FIREWALL_PBS = "fw.conf";
 
     private static String owner() {
         String user = System.getProperty("user.name", "root");
