@@ -16,6 +16,7 @@ import org.jpbs.cli.commands.RestoreCommand;
 import org.jpbs.cli.commands.SnapshotCommand;
 import org.jpbs.cli.commands.VerifyCommand;
 import org.jpbs.cli.keys.KeyCommand;
+import org.jpbs.cli.vma.VmaCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -33,6 +34,7 @@ import picocli.CommandLine.Command;
         subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
             GcCommand.class, PruneCommand.class, VerifyCommand.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
+            VmaCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore;",
             "else $PBS_REPOSITORY if it is a path (starts with / or .) or names a host;",

@@ -4,20 +4,15 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import org.jpbs.client.ChunkSink;
 import org.jpbs.client.Workers;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.FileFormats;
-import org.jpbs.core.blob.DataBlob;
-import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.blob.ZeroChunks;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
@@ -33,7 +28,7 @@ import org.jpbs.core.index.FixedIndexBuilder;
  * {@code workers} threads each reads its slice with a positional read, computes SHA-256, detects
  * all-zero chunks ({@link ZeroChunks}), asks the sink whether the chunk is known (then only
  * {@link ChunkSink#reuse}), and otherwise compresses it (zstd, kept only if smaller) and calls
- * {@link ChunkSink#insert}. Each result goes into its own slot of a {@link FixedIndexBuilder};
+ * {@link ChunkSink#insert} ({@link ChunkProcessor}). Each result goes into its own slot of a {@link FixedIndexBuilder};
  * no lock is held across a chunk. A semaphore of {@code window} permits bounds the chunk
  * buffers in flight (default {@code 2 * workers + 2}), so memory is about
  * {@code window * chunkSize} bytes whatever the image size. The zero chunk blob is stored at most
@@ -147,13 +142,11 @@ public final class ImageBackup {
         long start = System.nanoTime();
         int count = FixedIndex.chunkCount(size, chunkSize);
         FixedIndexBuilder builder = new FixedIndexBuilder(size, chunkSize);
-        Counters counters = new Counters();
+        ChunkProcessor processor = new ChunkProcessor(sink, compress, crypt);
         int permits = window();
         Semaphore slots = new Semaphore(permits);
         ConcurrentLinkedQueue<byte[]> buffers = new ConcurrentLinkedQueue<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Set<Integer> zeroSeen = ConcurrentHashMap.newKeySet();
-        ConcurrentHashMap<Integer, Digest> zeroDigests = new ConcurrentHashMap<>();
         ExecutorService pool = Workers.pool(workers, "jpbs-backup-worker");
         try {
             for (int i = 0; i < count && failure.get() == null; i++) {
@@ -171,7 +164,7 @@ public final class ImageBackup {
                         // each worker reads its own slice (positional reads are thread-safe),
                         // so one worker is one thread and N workers read in parallel too
                         readFully(in, data, len, pos, size, resource);
-                        Digest d = processChunk(data, len, sink, counters, zeroSeen, zeroDigests);
+                        Digest d = processor.process(data, len);
                         builder.set(index, d);
                         progress.advance(len);
                     } catch (Throwable t) {
@@ -192,46 +185,7 @@ public final class ImageBackup {
         }
         Workers.rethrow(failure.get());
         FixedIndex index = builder.build(uuid, ctime);
-        return new Result(index, counters.stats(size, count, System.nanoTime() - start));
-    }
-
-    private Digest processChunk(byte[] data, int len, ChunkSink sink, Counters c, Set<Integer> zeroSeen,
-            ConcurrentHashMap<Integer, Digest> zeroDigests) throws IOException {
-        if (ZeroChunks.isZero(data, 0, len)) {
-            Digest d = crypt == null ? ZeroChunks.digest(len)
-                    : zeroDigests.computeIfAbsent(len, n -> crypt.computeDigest(data, 0, n));
-            c.zeroChunks.increment();
-            c.zeroBytes.add(len);
-            if (zeroSeen.add(len)) {
-                if (sink.isKnown(d)) {
-                    sink.reuse(d);
-                } else {
-                    EncodedChunk chunk = new EncodedChunk(d, crypt == null ? ZeroChunks.blob(len)
-                            : DataBlob.encodeEncrypted(data, 0, len, compress, crypt), len);
-                    if (sink.insert(chunk)) {
-                        c.storedBytes.add(chunk.blob().rawLength());
-                    }
-                }
-            }
-            return d;
-        }
-        Digest d = EncodedChunk.digest(data, 0, len, crypt);
-        if (sink.isKnown(d)) {
-            sink.reuse(d);
-            c.reusedChunks.increment();
-            c.reusedBytes.add(len);
-            return d;
-        }
-        DataBlob blob = DataBlob.encode(data, 0, len, compress, crypt);
-        if (sink.insert(new EncodedChunk(d, blob, len))) {
-            c.newChunks.increment();
-            c.newBytes.add(len);
-            c.storedBytes.add(blob.rawLength());
-        } else {
-            c.reusedChunks.increment();
-            c.reusedBytes.add(len);
-        }
-        return d;
+        return new Result(index, processor.stats(size, count, System.nanoTime() - start));
     }
 
     private static void readFully(FileChannel in, byte[] buf, int len, long pos, long size, String resource)
@@ -243,22 +197,6 @@ public final class ImageBackup {
                 throw new IOException(resource + ": unexpected end of input at byte " + (pos + bb.position())
                         + " (expected " + size + " bytes; did it shrink during the backup?)");
             }
-        }
-    }
-
-    /** Thread-safe counters, summed at the end. */
-    private static final class Counters {
-        final LongAdder newChunks = new LongAdder();
-        final LongAdder newBytes = new LongAdder();
-        final LongAdder reusedChunks = new LongAdder();
-        final LongAdder reusedBytes = new LongAdder();
-        final LongAdder zeroChunks = new LongAdder();
-        final LongAdder zeroBytes = new LongAdder();
-        final LongAdder storedBytes = new LongAdder();
-
-        BackupStats stats(long size, int chunks, long nanos) {
-            return new BackupStats(size, chunks, newChunks.sum(), newBytes.sum(), reusedChunks.sum(),
-                    reusedBytes.sum(), zeroChunks.sum(), zeroBytes.sum(), storedBytes.sum(), nanos);
         }
     }
 }
