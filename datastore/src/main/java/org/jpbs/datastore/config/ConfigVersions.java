@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Layout: bytes 0..7 magic (first 8 bytes of SHA-256 of {@code "jpbs ConfigVersionCache
  * v1"}), then one little-endian/native {@code u64} counter per file at 8-aligned offsets
- * ({@link #DATASTORE_OFFSET}). If the file cannot be created or mapped (e.g. a read-only config
+ * ({@link #DATASTORE_OFFSET}: {@code datastore.cfg}; {@link #AUTH_OFFSET}: the user, token and ACL
+ * files). If the file cannot be created or mapped (e.g. a read-only config
  * directory), the counters fall back to in-process ones (shared within this JVM only). Thread-safe.
  */
 public final class ConfigVersions {
@@ -35,16 +36,19 @@ public final class ConfigVersions {
     public static final String FILE = ".config-versions";
     static final long SIZE = 4096;
     static final long DATASTORE_OFFSET = 64;
+    static final long AUTH_OFFSET = 72;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final byte[] MAGIC = magic();
-    private static final ConcurrentHashMap<Path, AtomicLong> LOCAL = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Path, AtomicLong[]> LOCAL = new ConcurrentHashMap<>();
 
     private final MemorySegment segment; // null: in-process fallback
     private final AtomicLong local;
+    private final AtomicLong localAuth;
 
-    private ConfigVersions(MemorySegment segment, AtomicLong local) {
+    private ConfigVersions(MemorySegment segment, AtomicLong[] local) {
         this.segment = segment;
-        this.local = local;
+        this.local = local == null ? null : local[0];
+        this.localAuth = local == null ? null : local[1];
     }
 
     private static byte[] magic() {
@@ -64,7 +68,7 @@ public final class ConfigVersions {
         } catch (IOException | RuntimeException e) {
             System.getLogger(ConfigVersions.class.getName()).log(System.Logger.Level.WARNING,
                     "cannot map " + dir.resolve(FILE) + " (" + e.getMessage() + "); config generations are per process");
-            return new ConfigVersions(null, LOCAL.computeIfAbsent(dir, k -> new AtomicLong()));
+            return new ConfigVersions(null, LOCAL.computeIfAbsent(dir, k -> new AtomicLong[] {new AtomicLong(), new AtomicLong()}));
         }
     }
 
@@ -98,6 +102,16 @@ public final class ConfigVersions {
     /** The generation of {@code datastore.cfg}: changes whenever jpbs writes it. */
     public long datastoreGeneration() {
         return segment == null ? local.get() : (long) LONG.getVolatile(segment, DATASTORE_OFFSET);
+    }
+
+    /** The generation of the authentication files ({@code user.cfg}, {@code acl.cfg}, shadow files). */
+    public long authGeneration() {
+        return segment == null ? localAuth.get() : (long) LONG.getVolatile(segment, AUTH_OFFSET);
+    }
+
+    /** Increments the authentication files' generation; returns the new value. */
+    public long bumpAuth() {
+        return segment == null ? localAuth.incrementAndGet() : (long) LONG.getAndAdd(segment, AUTH_OFFSET, 1L) + 1;
     }
 
     /** Increments the {@code datastore.cfg} generation; returns the new value. */

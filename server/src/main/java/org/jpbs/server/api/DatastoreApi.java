@@ -41,7 +41,7 @@ import org.jpbs.server.http.RestResponse;
  */
 final class DatastoreApi {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = org.jpbs.server.http.Json.MAPPER;
     private static final Pattern DOWNLOADABLE = Pattern.compile(".*\\.(?:fidx|didx|blob)");
     private static final long NS_PRIVS = Access.MODIFY | Access.BACKUP | Access.AUDIT;
 

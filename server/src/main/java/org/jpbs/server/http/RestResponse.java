@@ -18,7 +18,7 @@ import java.util.Map;
  *                    encoding, memory bounded by the connection's flow control), or null
  */
 public record RestResponse(int status, String contentType, byte[] body, Map<String, String> headers, BodyWriter stream) {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Json.MAPPER;
     private static final byte[] EMPTY = new byte[0];
 
     /** Writes a streamed body; runs on a worker thread and may block while the client is slow. */
