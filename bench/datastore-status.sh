@@ -56,5 +56,8 @@ median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else prin
 rps=$(grep '^run' <<<"$out" | awk '{print $6}' | median)
 p50=$(grep '^run' <<<"$out" | awk '{print $9}' | median)
 p99=$(grep '^run' <<<"$out" | awk '{print $12}' | median)
+kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true; serve_pid=""
+reads=$(sed -n 's/.*datastore.cfg was read \([0-9]*\) times.*/\1/p' "$dir/serve.log")
 printf '\n%-28s %10s %10s %10s\n' "status?verbose=0, median of $runs" "req/s" "p50 ms" "p99 ms"
 printf '%-28s %10s %10s %10s\n' "$stores stores, $clients clients" "$rps" "$p50" "$p99"
+printf 'datastore.cfg reads by the server over all %s requests: %s\n' "$(( (runs + warmup) * stores * per ))" "${reads:-?}"

@@ -131,6 +131,11 @@ public final class JpbsServer implements AutoCloseable {
         return fingerprint;
     }
 
+    /** The datastores, tasks and job hook of this server. */
+    public ServerServices services() {
+        return context.services();
+    }
+
     /** Number of live backup and reader sessions (unfinished backups count until their cleanup is done). */
     public int activeSessions() {
         return context.activeSessions();
@@ -153,6 +158,7 @@ public final class JpbsServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        LOG.log(Level.INFO, "jpbs server on port " + port() + " stopped");
+        LOG.log(Level.INFO, "jpbs server on port " + port() + " stopped; datastore.cfg was read "
+                + context.services().datastores().configReads() + " times");
     }
 }

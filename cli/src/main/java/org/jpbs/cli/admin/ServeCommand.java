@@ -95,6 +95,9 @@ public final class ServeCommand implements Callable<Integer> {
         try (JpbsServer server = JpbsServer.start(cfg, auth, JpbsRestHandler.create(cfg, auth))) {
             Thread hook = new Thread(() -> {
                 server.close();
+                ctx.err().println("jpbs serve: stopped; datastore.cfg was read "
+                        + server.services().datastores().configReads() + " times");
+                ctx.err().flush();
                 stopped.countDown();
             }, "jpbs-serve-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);

@@ -72,9 +72,10 @@ final class DatastoreApi {
 
     /**
      * {@code GET .../snapshots} ({@code ns}, {@code backup-type}, {@code backup-id} filters),
-     * streamed: the answer is written group by group as it is read, so memory does not grow
-     * with the number of snapshots (only with the largest group). Checks and the datastore
-     * lookup happen first, so refusals still get their status code.
+     * streamed: the answer is written snapshot by snapshot as it is read, so memory does not
+     * grow with the number of snapshots (per group only the sorted snapshot times are held,
+     * 8 bytes each). Checks and the datastore lookup happen first, so refusals still get their
+     * status code.
      */
     static RestResponse snapshots(Access acc, String store, String query) throws IOException {
         ApiParams p = ApiParams.ofQuery(query, Set.of("ns", "backup-type", "backup-id"));
@@ -100,8 +101,11 @@ final class DatastoreApi {
                         if (owner.isEmpty() || (!all && !acc.owns(owner.get()))) {
                             continue;
                         }
-                        for (BackupSnapshotRef ref : SnapshotJson.snapshotRefs(ds, group)) {
-                            MAPPER.writeTree(g, SnapshotJson.snapshot(ds, ref, owner.get()));
+                        for (long t : SnapshotJson.snapshotTimes(ds, group)) {
+                            ObjectNode item = SnapshotJson.snapshot(ds, new BackupSnapshotRef(group, t), owner.get());
+                            if (item != null) {
+                                MAPPER.writeTree(g, item);
+                            }
                         }
                     }
                     g.writeEndArray();
