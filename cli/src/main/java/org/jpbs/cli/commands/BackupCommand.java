@@ -38,6 +38,7 @@ import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotReader;
 import org.jpbs.datastore.snapshot.SnapshotWriter;
+import org.jpbs.datastore.config.Operation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -139,7 +140,7 @@ public final class BackupCommand implements Callable<Integer> {
                 return new RemoteBackup(ctx, output, threads, uploadConcurrency, cp).run(pbs, group, backupTime, specs);
             }
         }
-        Datastore ds = repo.open(ctx, true);
+        Datastore ds = repo.open(ctx, true, Operation.WRITE);
         long started = System.nanoTime();
         Optional<BackupSnapshotRef> last = ds.lastFinishedSnapshot(group);
         BackupSnapshotRef ref = new BackupSnapshotRef(group, chooseTime(last, group));

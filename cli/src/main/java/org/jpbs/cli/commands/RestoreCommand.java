@@ -24,6 +24,7 @@ import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotReader;
+import org.jpbs.datastore.config.Operation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -117,7 +118,7 @@ public final class RestoreCommand implements Callable<Integer> {
                         sparse, fetches, threads, crypt);
             }
         }
-        Datastore ds = repo.open(ctx, false);
+        Datastore ds = repo.open(ctx, false, Operation.READ);
         BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
         SnapshotReader reader = ds.openSnapshot(ref);
         FileEntry entry = findEntry(reader, ref, serverName);

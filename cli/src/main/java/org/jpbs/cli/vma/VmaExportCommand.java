@@ -23,6 +23,7 @@ import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotReader;
 import org.jpbs.vma.VmaWriter;
@@ -90,7 +91,7 @@ public final class VmaExportCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new IllegalArgumentException("--workers must be at least 1, got " + threads);
         }
-        Datastore ds = repo.open(ctx, false);
+        Datastore ds = repo.open(ctx, false, Operation.READ);
         BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
         SnapshotReader snap = ds.openSnapshot(ref);
         List<Device> devices = new ArrayList<>();

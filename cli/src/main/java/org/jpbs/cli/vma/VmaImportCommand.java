@@ -22,6 +22,7 @@ import org.jpbs.core.api.BackupType;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotWriter;
 import org.jpbs.vma.VmaReader;
@@ -94,7 +95,7 @@ public final class VmaImportCommand implements Callable<Integer> {
         if (repo.isRemote(ctx)) {
             throw new IllegalArgumentException("vma import writes to a local datastore; --repository names a server");
         }
-        Datastore ds = repo.open(ctx, true);
+        Datastore ds = repo.open(ctx, true, Operation.WRITE);
         long started = System.nanoTime();
         try (VmaReader reader = ArchiveInput.open(archive)) {
             VmaHeader header = reader.header();

@@ -324,6 +324,7 @@ final class BackupCalls {
     }
 
     private void info(String msg) {
+        s.task.log(msg);
         BackupSession.LOG.log(Level.INFO, s.logPrefix + msg);
     }
 }
