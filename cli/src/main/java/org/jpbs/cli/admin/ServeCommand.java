@@ -92,7 +92,7 @@ public final class ServeCommand implements Callable<Integer> {
         ServerConfig cfg = new ServerConfig(configDir, stores, bind, port);
         FileAuthenticator auth = FileAuthenticator.open(configDir);
         CountDownLatch stopped = new CountDownLatch(1);
-        try (JpbsServer server = JpbsServer.start(cfg, auth, JpbsRestHandler.create(cfg, auth))) {
+        try (JpbsServer server = JpbsServer.start(cfg, auth, withJobs(JpbsRestHandler.create(cfg, auth)))) {
             Thread hook = new Thread(() -> {
                 server.close();
                 ctx.err().println("jpbs serve: stopped; datastore.cfg was read "
@@ -109,5 +109,10 @@ public final class ServeCommand implements Callable<Integer> {
             stopped.await();
         }
         return 0;
+    }
+
+    /** The REST handler with garbage collection started as a task by {@code POST .../gc}. */
+    private static JpbsRestHandler withJobs(JpbsRestHandler h) {
+        return h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam")));
     }
 }
