@@ -45,6 +45,16 @@ build() { # dir
   fi
   rm -rf "$dir"
   mkdir -p "$(dirname "$dir")"
+  # the store needs about one inode per chunk file; leave at least as many free for others
+  # (tmpfs has a fixed inode count shared by everything on /dev/shm)
+  local files free
+  read -r -a sh <<< "$shape"
+  files=$(( sh[0] * (sh[2] + (sh[1] - 1) * sh[3]) + sh[4] + 70000 ))
+  free=$(df --output=iavail "$(dirname "$dir")" | tail -n1 | tr -d ' ')
+  if [ "$free" -lt $(( 2 * files )) ]; then
+    echo "gc-bench: $(dirname "$dir") has $free free inodes; the store needs $files and leaves as many for others" >&2
+    exit 1
+  fi
   # shellcheck disable=SC2086
   "${bench[@]}" build "$dir" $shape "$(nproc)"
   echo "$shape" > "$dir/.bench-shape"

@@ -284,6 +284,7 @@ final class BackupCalls {
             for (int i = 0; i < idx.chunkCount(); i++) {
                 s.knownChunks.put(idx.digest(i), idx.chunkLength(i));
             }
+            s.writer.referenceChunks(s.knownChunks.keySet()); // known chunks are not touched: tell a GC of this JVM
             s.debug("register chunks in '" + name + "' from previous backup (" + idx.chunkCount() + " chunks)");
         }
         s.debug("download '" + name + "' from previous backup");
