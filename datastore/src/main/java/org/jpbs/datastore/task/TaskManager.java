@@ -280,8 +280,8 @@ public final class TaskManager {
      */
     public boolean stop(Upid upid) {
         WorkerTask t = running.get(upid.toString());
-        if (t == null) {
-            return false;
+        if (t == null || t.state() != null) {
+            return false; // not running, or just ending
         }
         t.requestAbort();
         return true;
