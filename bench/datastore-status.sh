@@ -39,7 +39,7 @@ secret=$("$jpbs" user token create root@pam bench --config-dir "$cfg" --output-f
   sed -n 's/.*"value":"\([^"]*\)".*/\1/p')
 [ -n "$secret" ] || { echo "could not create an API token" >&2; exit 1; }
 "$jpbs" acl update /datastore DatastoreAdmin --auth-id 'root@pam!bench' --config-dir "$cfg" 2>/dev/null
-"$JAVA_HOME/bin/java" -cp "$cp" "$root/bench/MakeDatastores.java" "$cfg" "$dir/stores" "$stores"
+"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" "$root/bench/MakeDatastores.java" "$cfg" "$dir/stores" "$stores"
 
 "$jpbs" serve --bind 127.0.0.1 --port "$port" --config-dir "$cfg" >"$dir/serve.log" 2>&1 &
 serve_pid=$!
@@ -50,7 +50,7 @@ for _ in $(seq 300); do
 done
 echo "$stores datastores, $clients clients, $per requests per store, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-out=$("$JAVA_HOME/bin/java" -cp "$cp" "$root/bench/StatusLoad.java" "$port" "root@pam!bench:$secret" "$stores" "$per" \
+out=$("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" "$root/bench/StatusLoad.java" "$port" "root@pam!bench:$secret" "$stores" "$per" \
   "$clients" "$runs" "$warmup" | tee /dev/stderr)
 median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2 }'; }
 rps=$(grep '^run' <<<"$out" | awk '{print $6}' | median)

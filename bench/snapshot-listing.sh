@@ -34,7 +34,7 @@ secret=$("$jpbs" user token create root@pam bench --config-dir "$cfg" --output-f
   sed -n 's/.*"value":"\([^"]*\)".*/\1/p')
 "$jpbs" acl update /datastore DatastoreAdmin --auth-id 'root@pam!bench' --config-dir "$cfg" 2>/dev/null
 "$jpbs" datastore create -q big "$dir/big" --sync-level none --config-dir "$cfg"
-"$JAVA_HOME/bin/java" -cp "$cp" "$root/bench/MakeSnapshots.java" "$dir/big" "$groups" "$per" 'root@pam!bench' 4
+"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" "$root/bench/MakeSnapshots.java" "$dir/big" "$groups" "$per" 'root@pam!bench' 4
 
 JPBS_JAVA_OPTS="-Xmx$heap -Xlog:gc:file=$dir/gc.log" "$jpbs" serve --bind 127.0.0.1 --port "$port" --config-dir "$cfg" \
   >"$dir/serve.log" 2>&1 &
@@ -47,7 +47,7 @@ done
 echo "$((groups * per)) snapshots ($groups groups x $per), server -Xmx$heap, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 secs=()
 for i in $(seq "$runs"); do
-  line=$("$JAVA_HOME/bin/java" -cp "$cp" "$root/bench/ListSnapshots.java" "$port" "root@pam!bench:$secret" big)
+  line=$("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" "$root/bench/ListSnapshots.java" "$port" "root@pam!bench:$secret" big)
   echo "run $i: $line" >&2
   secs+=("$(awk '{print $7}' <<<"$line")")
   grep -q "listed $((groups * per)) snapshots" <<<"$line" || { echo "wrong snapshot count" >&2; exit 1; }
@@ -55,9 +55,13 @@ done
 kill -0 "$serve_pid" || { echo "server died (out of memory?)" >&2; cat "$dir/serve.log" >&2; exit 1; }
 median=$(printf '%s\n' "${secs[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
 # G1 log lines: "... Pause Young (Normal) (G1 Evacuation Pause) 120M->30M(256M) 3.1ms"
-peak=$(grep -oE '[0-9]+M->[0-9]+M\([0-9]+M\)' "$dir/gc.log" | tr -c '0-9\n' ' ' | awk '{ if ($1>m) m=$1; if ($2>m) m=$2; if ($3>c) c=$3 } END{print m " " c}')
+# peak: largest occupancy seen (before a collection: mostly garbage waiting to be collected);
+# live: largest occupancy right after a collection (what the server really holds)
+read -r peak live committed < <(grep -oE '[0-9]+M->[0-9]+M\([0-9]+M\)' "$dir/gc.log" | tr -c '0-9\n' ' ' |
+  awk '{ if ($1>m) m=$1; if ($2>l) l=$2; if ($3>c) c=$3 } END{print m+0, l+0, c+0}')
 gcs=$(grep -c 'Pause' "$dir/gc.log" || true)
 printf '\n%-40s %s\n' "snapshots listed (streamed)" "$((groups * per))"
 printf '%-40s %s s (median of %s runs)\n' "listing time" "$median" "$runs"
-printf '%-40s %s MiB (heap committed at most %s MiB, limit %s, %s GC pauses)\n' "server peak heap in use" \
-  "${peak% *}" "${peak#* }" "$heap" "$gcs"
+printf '%-40s %s MiB (limit %s, committed at most %s MiB, %s GC pauses)\n' "server peak heap in use" \
+  "$peak" "$heap" "$committed" "$gcs"
+printf '%-40s %s MiB\n' "server heap after GC, largest (live)" "$live"

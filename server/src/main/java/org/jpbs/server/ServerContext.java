@@ -36,9 +36,17 @@ public final class ServerContext {
         this.chunkWorkers = chunkWorkers;
     }
 
-    /** True if a datastore called {@code store} is configured. */
+    /**
+     * True if a datastore called {@code store} is configured.
+     *
+     * @throws org.jpbs.server.http.ApiException 400 with the config's error if {@code datastore.cfg} is broken
+     */
     public boolean exists(String store) {
-        return services.datastores().exists(store);
+        try {
+            return services.datastores().knows(store);
+        } catch (org.jpbs.datastore.config.DatastoreLookupException e) {
+            throw org.jpbs.server.http.ApiException.badRequest(e.getMessage());
+        }
     }
 
     /**

@@ -137,6 +137,15 @@ public final class DatastoreCache {
         return entry(name).config;
     }
 
+    /**
+     * True if a datastore of that name is configured.
+     *
+     * @throws DatastoreLookupException if the config cannot be read or parsed
+     */
+    public boolean knows(String name) throws DatastoreLookupException {
+        return current().entries().containsKey(name);
+    }
+
     /** True if a datastore of that name is configured (false also when the config is broken). */
     public boolean exists(String name) {
         try {

@@ -159,7 +159,6 @@ public final class TaskManager {
 
     /** Called by {@link WorkerTask#finish}: moves the task to the finished list and appends the archive line. */
     void finished(WorkerTask t, TaskState s) {
-        running.remove(t.upid().toString());
         String line = t.upid() + " " + String.format(Locale.ROOT, "%08X", s.endTime()) + " " + s.text() + "\n";
         synchronized (finished) {
             finished.addLast(new TaskInfo(t.upid(), s));
@@ -173,6 +172,7 @@ public final class TaskManager {
                 LOG.log(Level.ERROR, "cannot append to the task archive: " + e.getMessage());
             }
         }
+        running.remove(t.upid().toString()); // after it is in the finished list: never missing from both
     }
 
     private void loadArchive() throws IOException {
@@ -201,14 +201,12 @@ public final class TaskManager {
 
     /** Every known task, newest first (by start time, then task id). */
     private List<TaskInfo> all() {
-        List<TaskInfo> out = new ArrayList<>();
-        running.values().forEach(t -> {
-            TaskState s = t.state();
-            out.add(new TaskInfo(t.upid(), s));
-        });
+        Map<String, TaskInfo> byUpid = new java.util.HashMap<>();
         synchronized (finished) {
-            out.addAll(finished);
+            finished.forEach(t -> byUpid.put(t.upid().toString(), t));
         }
+        running.values().forEach(t -> byUpid.putIfAbsent(t.upid().toString(), new TaskInfo(t.upid(), t.state())));
+        List<TaskInfo> out = new ArrayList<>(byUpid.values());
         out.sort(Comparator.comparingLong((TaskInfo t) -> t.upid().startTime())
                 .thenComparingLong(t -> t.upid().taskId()).reversed());
         return out;
@@ -280,8 +278,8 @@ public final class TaskManager {
      */
     public boolean stop(Upid upid) {
         WorkerTask t = running.get(upid.toString());
-        if (t == null) {
-            return false;
+        if (t == null || t.state() != null) {
+            return false; // not running, or just ending
         }
         t.requestAbort();
         return true;

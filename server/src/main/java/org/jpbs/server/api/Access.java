@@ -5,6 +5,7 @@ import java.util.List;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.datastore.config.DatastoreCache;
 import org.jpbs.datastore.config.DatastoreHandle;
+import org.jpbs.datastore.config.DatastoreLookupException;
 import org.jpbs.datastore.config.Operation;
 import org.jpbs.server.auth.AclPaths;
 import org.jpbs.server.auth.Authid;
@@ -55,9 +56,17 @@ record Access(FileAuthenticator auth, String authid, DatastoreCache stores) {
                 + AclPaths.toString(AclPaths.datastore(store, ns)));
     }
 
-    /** True if the datastore is configured (an in-memory check of the cached config). */
+    /**
+     * True if the datastore is configured (an in-memory check of the cached config).
+     *
+     * @throws ApiException 400 with the config's error if {@code datastore.cfg} is broken
+     */
     boolean exists(String store) {
-        return stores.exists(store);
+        try {
+            return stores.knows(store);
+        } catch (DatastoreLookupException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
     }
 
     /**

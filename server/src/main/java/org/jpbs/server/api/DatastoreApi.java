@@ -304,12 +304,13 @@ final class DatastoreApi {
      * {@code GET /api2/json/status/datastore-usage}: per visible store {@code {"store","total",
      * "used","avail","history","history-start","history-delta","gc-status"}}; jpbs keeps no
      * usage history yet, so {@code history} is {@value #HISTORY_POINTS} nulls (what PBS answers
-     * for a store without data). A store seen only through a namespace ACL gives {@code {"store"}}.
+     * for a store without data). A store seen only through a namespace ACL gives {@code {"store"}};
+     * one whose lookup fails (e.g. offline) {@code {"error","store"}}. Config order.
      */
     static RestResponse usage(Access acc, String query, long now) throws IOException {
         ApiParams.ofQuery(query, Set.of());
         ArrayNode out = F.arrayNode();
-        for (String store : new java.util.TreeSet<>(names(acc))) {
+        for (String store : names(acc)) { // config order, as PBS
             long privs = acc.privileges(store, BackupNamespace.ROOT);
             if ((privs & (Access.AUDIT | Access.BACKUP)) == 0) {
                 if (acc.anyPrivsBelow(store, NS_PRIVS | Access.READ)) {

@@ -231,15 +231,13 @@ public final class JpbsRestHandler implements RestHandler {
         return RestResponse.data(o);
     }
 
-    /** {@code [{"comment","store","maintenance"?}]}: the stores the caller may see, by name. */
+    /** {@code [{"comment","store","maintenance"?}]}: the stores the caller may see, in config order (as PBS). */
     private RestResponse datastoreList(Access acc) throws IOException {
         ArrayNode out = F.arrayNode();
         long visible = Access.AUDIT | Access.BACKUP;
         long below = Access.MODIFY | Access.READ | Access.BACKUP | Access.AUDIT;
         DatastoreCache cache = services.datastores();
-        List<DatastoreConfig> all = new java.util.ArrayList<>(cache.list());
-        all.sort(java.util.Comparator.comparing(DatastoreConfig::name));
-        for (DatastoreConfig c : all) {
+        for (DatastoreConfig c : cache.list()) {
             String store = c.name();
             boolean allowed = (acc.privileges(store, BackupNamespace.ROOT) & visible) != 0;
             if (allowed || acc.anyPrivsBelow(store, below)) {
