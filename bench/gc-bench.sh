@@ -14,7 +14,7 @@
 #                           /proc/sys/vm/drop_caches" before each run, which needs root; tmpfs
 #                           cannot be dropped, so cold runs need a disk.
 #   JPBS_GC_BENCH_THREADS   N for the multi-threaded runs (default 4)
-#   Store shape: GROUPS=100 SNAPS=10 BASE=8100 CHANGE=100 GARBAGE=100000 CHUNK_BYTES=0
+#   Store shape: JPBS_GC_BENCH_GROUPS=100 _SNAPS=10 _BASE=8100 _CHANGE=100 _GARBAGE=100000 _CHUNK_BYTES=0
 #   (100 groups of 10 snapshots; the first snapshot of a group references 8,100 chunks, each later
 #   one replaces 100: 900,000 referenced chunks, 8,100,000 index entries, plus 100,000 old
 #   unreferenced chunks. GC never reads chunk data, so the files are empty by default.)
@@ -28,7 +28,8 @@ runs=${1:-3}
 warm=${JPBS_GC_BENCH_DIR:-/dev/shm/jpbs-gc-bench}
 cold=${JPBS_GC_BENCH_COLD_DIR-/var/tmp/jpbs-gc-bench-cold}
 n=${JPBS_GC_BENCH_THREADS:-4}
-shape="${GROUPS:-100} ${SNAPS:-10} ${BASE:-8100} ${CHANGE:-100} ${GARBAGE:-100000} ${CHUNK_BYTES:-0}"
+shape="${JPBS_GC_BENCH_GROUPS:-100} ${JPBS_GC_BENCH_SNAPS:-10} ${JPBS_GC_BENCH_BASE:-8100} ${JPBS_GC_BENCH_CHANGE:-100}"
+shape="$shape ${JPBS_GC_BENCH_GARBAGE:-100000} ${JPBS_GC_BENCH_CHUNK_BYTES:-0}"
 
 # shellcheck source=../scripts/find-jdk.sh
 . "$root/scripts/find-jdk.sh"
@@ -78,7 +79,6 @@ header "== warm (tmpfs $warm), median of $runs"
 "${bench[@]}" run "$warm" "warm-up run (not counted)" 1 0 "$n" 0 inode 1048576 >/dev/null
 "${bench[@]}" run "$warm" "1 thread, no prefetch, index order" "$runs" 0 1 0 none 1048576
 "${bench[@]}" run "$warm" "1 thread, no prefetch, directory order" "$runs" 0 1 0 inode 1048576
-"${bench[@]}" run "$warm" "$n threads, no prefetch, index order" "$runs" 0 "$n" 0 none 1048576
 "${bench[@]}" run "$warm" "$n threads, no prefetch, directory order" "$runs" 0 "$n" 0 inode 1048576
 "${bench[@]}" run "$warm" "$n threads, prefetch, directory order" "$runs" 0 "$n" 1 inode 1048576
 "${bench[@]}" run "$warm" "$n threads, no prefetch, cache off" "$runs" 0 "$n" 0 inode 0
@@ -86,10 +86,8 @@ if [ -n "$cold" ]; then
   echo
   header "== cold (disk $cold, caches dropped before each run), median of $runs"
   "${bench[@]}" run "$cold" "1 thread, no prefetch, index order" "$runs" 1 1 0 none 1048576
-  "${bench[@]}" run "$cold" "$n threads, no prefetch, index order" "$runs" 1 "$n" 0 none 1048576
   "${bench[@]}" run "$cold" "$n threads, no prefetch, directory order" "$runs" 1 "$n" 0 inode 1048576
   "${bench[@]}" run "$cold" "$n threads, prefetch, directory order" "$runs" 1 "$n" 1 inode 1048576
-  "${bench[@]}" run "$cold" "$((n * 4)) threads, prefetch, directory order" "$runs" 1 $((n * 4)) 1 inode 1048576
 fi
 echo
 header "== real GC on the warm store (removes the garbage), 1 run"

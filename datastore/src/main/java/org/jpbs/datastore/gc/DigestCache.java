@@ -1,6 +1,7 @@
 package org.jpbs.datastore.gc;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.LongAdder;
 import org.jpbs.core.digest.Digest;
 
 /**
@@ -15,8 +16,9 @@ import org.jpbs.core.digest.Digest;
  * The table has twice as many slots as the capacity, so a working set of {@code capacity}
  * digests fits (a set overflows with probability below 0.5%); that is LRU up to the set
  * granularity, with no allocation per entry and 66 bytes per unit of capacity (66 MiB at the
- * default 1,048,576; PBS's map needs about 100 MiB). Not thread-safe: only the walking thread
- * uses it.
+ * default 1,048,576; PBS's map needs about 100 MiB). Thread-safe: each set is guarded by one of
+ * up to 4,096 striped monitors, so the marking threads rarely meet; {@link #insert} is an atomic
+ * "claim", so of several threads meeting the same new digest exactly one touches it.
  */
 final class DigestCache {
     static final int WAYS = 16;
@@ -25,9 +27,9 @@ final class DigestCache {
     private final int setMask;
     private final long[] keys;    // 4 words per entry
     private final byte[] age;     // per entry: 0 = empty, else 1..WAYS (WAYS = most recent)
-    private final ByteBuffer scratch = ByteBuffer.allocate(Digest.LENGTH);
-    private long hits;
-    private long misses;
+    private final Object[] locks;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
 
     DigestCache(int capacity) {
         this.capacity = capacity;
@@ -39,6 +41,10 @@ final class DigestCache {
         int entries = capacity == 0 ? 0 : sets * WAYS;
         this.keys = new long[entries * 4];
         this.age = new byte[entries];
+        this.locks = new Object[Math.min(sets, 4096)];
+        for (int i = 0; i < locks.length; i++) {
+            locks[i] = new Object();
+        }
     }
 
     /**
@@ -47,18 +53,27 @@ final class DigestCache {
      * @return true if it was already present (a hit: skip the touch)
      */
     boolean insert(Digest d) {
-        scratch.clear();
-        d.writeTo(scratch);
-        return insert(scratch.getLong(0), scratch.getLong(8), scratch.getLong(16), scratch.getLong(24));
+        ByteBuffer b = ByteBuffer.allocate(Digest.LENGTH);
+        d.writeTo(b);
+        return insert(b.getLong(0), b.getLong(8), b.getLong(16), b.getLong(24));
     }
 
     /** As {@link #insert(Digest)} for the digest's four big-endian words. */
     boolean insert(long w0, long w1, long w2, long w3) {
         if (capacity == 0) {
-            misses++;
+            misses.increment();
             return false;
         }
-        int base = (int) ((w0 ^ (w1 >>> 17)) & setMask) * WAYS;
+        int set = (int) ((w0 ^ (w1 >>> 17)) & setMask);
+        boolean hit;
+        synchronized (locks[set & (locks.length - 1)]) {
+            hit = insertInSet(set * WAYS, w0, w1, w2, w3);
+        }
+        (hit ? hits : misses).increment();
+        return hit;
+    }
+
+    private boolean insertInSet(int base, long w0, long w1, long w2, long w3) {
         int victim = base;
         int victimAge = Integer.MAX_VALUE;
         for (int e = base; e < base + WAYS; e++) {
@@ -67,7 +82,6 @@ final class DigestCache {
                 int k = e * 4;
                 if (keys[k] == w0 && keys[k + 1] == w1 && keys[k + 2] == w2 && keys[k + 3] == w3) {
                     promote(base, e);
-                    hits++;
                     return true;
                 }
             }
@@ -85,7 +99,6 @@ final class DigestCache {
             age[victim] = 1; // joins as the oldest, then moves to the front
         }
         promote(base, victim);
-        misses++;
         return false;
     }
 
@@ -101,10 +114,10 @@ final class DigestCache {
     }
 
     long hits() {
-        return hits;
+        return hits.sum();
     }
 
     long misses() {
-        return misses;
+        return misses.sum();
     }
 }

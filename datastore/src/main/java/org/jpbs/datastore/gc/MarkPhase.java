@@ -24,18 +24,17 @@ import org.jpbs.datastore.tuning.Tuning;
 /**
  * Phase 1 of garbage collection, mark (spec {@code pbs-datastore-ops.md} §1.4): lists every
  * index file by a walk of the tree, then marks namespace by namespace, group by group,
- * snapshots newest first, each digest not in the {@link DigestCache} handed to the
- * {@link TouchPool}; then the index files found outside the expected layout; then the chunks
- * that running writers of this JVM reference ({@link WriterReferences}). If a group's newest
+ * snapshots newest first, reading each index file and handing its entries to the
+ * {@link TouchPool}, whose threads touch every digest the {@link DigestCache} has not seen in
+ * this run; then the index files found outside the expected layout; then the chunks that
+ * running writers of this JVM reference ({@link WriterReferences}). If a group's newest
  * snapshot vanishes while it is marked (a prune racing with a new backup, PSA-2025-00019), the
  * group is listed and marked again, up to {@value #MAX_GROUP_RESTARTS} times. A snapshot that
- * vanishes otherwise is skipped. With {@link ChunkOrder#INODE} the pending digests are sorted
- * (chunk directory by chunk directory) before they are touched.
+ * vanishes otherwise is skipped. With {@link ChunkOrder#INODE} the digests each thread claims
+ * from a slice are sorted (chunk directory by chunk directory) before they are touched.
  */
 final class MarkPhase {
     static final int MAX_GROUP_RESTARTS = 10;
-    private static final int BATCH = 1024;
-    private static final int SORT_WINDOW = 1 << 17;
 
     /** Counters of one mark phase. */
     record Result(long indexFiles, long indexDataBytes, long indexEntries, long cacheHits, long cacheMisses,
@@ -48,7 +47,6 @@ final class MarkPhase {
     private final GcListener listener;
     private final DigestCache cache;
     private final Set<Path> counted = new HashSet<>();
-    private final List<TouchPool.Ref> pending = new ArrayList<>();
     private final List<Path> tempDirs = new ArrayList<>();
     private Set<Path> walked;
     private TouchPool pool;
@@ -69,7 +67,8 @@ final class MarkPhase {
         walked = tree.walkAll();
         long total = walked.size();
         listener.info("found " + total + " index files");
-        pool = new TouchPool(fs, root.resolve(".chunks"), tuning.threads(), listener);
+        pool = new TouchPool(fs, root.resolve(".chunks"), tuning.threads(), cache,
+                tuning.chunkOrder() == ChunkOrder.INODE, listener);
         try {
             for (BackupNamespace ns : tree.namespaces()) {
                 for (BackupGroupRef g : tree.groups(ns)) {
@@ -90,12 +89,19 @@ final class MarkPhase {
             for (WriterReferences.Referenced r : epoch.referenced()) {
                 Path from = root.resolve(r.snapshot().relativePath() + " (backup in progress)");
                 for (Collection<Digest> c : r.digests()) {
+                    List<Digest> batch = new ArrayList<>(TouchPool.SLICE);
                     for (Digest d : c) {
-                        add(d, from);
+                        batch.add(d);
+                        if (batch.size() == TouchPool.SLICE) {
+                            pool.submit(new TouchPool.Refs(batch, from));
+                            entries += batch.size();
+                            batch = new ArrayList<>(TouchPool.SLICE);
+                        }
                     }
+                    entries += batch.size();
+                    pool.submit(new TouchPool.Refs(batch, from));
                 }
             }
-            flush();
             pool.finish();
         } catch (IOException | RuntimeException | Error e) {
             pool.abort();
@@ -176,40 +182,8 @@ final class MarkPhase {
         if (counted.add(p)) {
             indexDataBytes += idx.size();
         }
-        int n = idx.count();
-        entries += n;
-        for (int i = 0; i < n; i++) {
-            if (!cache.insert(idx.word(i, 0), idx.word(i, 1), idx.word(i, 2), idx.word(i, 3))) {
-                queue(idx.digest(i), p);
-            }
-        }
+        entries += idx.count();
+        pool.submitIndex(idx, p);
         return true;
-    }
-
-    private void add(Digest d, Path from) throws IOException {
-        entries++;
-        if (!cache.insert(d)) {
-            queue(d, from);
-        }
-    }
-
-    private void queue(Digest d, Path from) throws IOException {
-        pending.add(new TouchPool.Ref(d, from));
-        if (pending.size() >= (tuning.chunkOrder() == ChunkOrder.INODE ? SORT_WINDOW : BATCH)) {
-            flush();
-        }
-    }
-
-    private void flush() throws IOException {
-        if (pending.isEmpty()) {
-            return;
-        }
-        if (tuning.chunkOrder() == ChunkOrder.INODE) {
-            pending.sort(Comparator.comparing(TouchPool.Ref::digest));
-        }
-        for (int i = 0; i < pending.size(); i += BATCH) {
-            pool.submit(new ArrayList<>(pending.subList(i, Math.min(pending.size(), i + BATCH))));
-        }
-        pending.clear();
     }
 }

@@ -6,37 +6,60 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jpbs.core.digest.Digest;
+import org.jpbs.core.index.DigestScan;
 
 /**
- * The marking threads: each owns a {@link GcFs.Marker} and touches the digests of the batches
- * handed to {@link #submit}. The queue is bounded, so the walking thread can never run far
- * ahead. A missing chunk is a warning ("unable to access non-existent chunk …, required by …")
- * and its {@code .0.bad} … {@code .9.bad} copies are touched instead (spec
- * {@code pbs-datastore-ops.md} §1.4 item 3, §1.7); any other error stops the pool and is
- * rethrown by {@link #submit} or {@link #finish}.
+ * The marking threads. The walking thread reads index files and hands out slices of their
+ * entries; each thread claims the digests of its slice in the shared {@link DigestCache}
+ * (a digest some thread already claimed in this run is skipped), optionally sorts what it
+ * claimed by name (directory order), and touches those chunks through its own
+ * {@link GcFs.Marker}. So both the per-entry work (reading digests, cache lookups) and the
+ * touches run on all threads, and the walking thread is never the bottleneck. The queue is
+ * bounded: at most {@code 2·threads+2} slices are waiting.
+ *
+ * <p>A missing chunk is a warning ("unable to access non-existent chunk …, required by …") and
+ * its {@code .0.bad} … {@code .9.bad} copies are touched instead (spec
+ * {@code pbs-datastore-ops.md} §1.4 item 3, §1.7); any other error stops the pool and is rethrown
+ * by {@link #submit} or {@link #finish}.
  */
 final class TouchPool {
-    /** A digest and the file that references it (for warnings). */
-    record Ref(Digest digest, Path requiredBy) {}
+    /** Index entries per slice. */
+    static final int SLICE = 4096;
 
-    private static final List<Ref> POISON = new ArrayList<>();
+    /** Work for the threads. */
+    sealed interface Task permits Slice, Refs, Stop {}
+
+    /** Entries {@code [from, to)} of an index. */
+    record Slice(DigestScan scan, int from, int to, Path index) implements Task {}
+
+    /** Digests referenced by something other than an index file (a running backup). */
+    record Refs(List<Digest> digests, Path from) implements Task {}
+
+    private record Stop() implements Task {}
+
+    private static final Stop STOP = new Stop();
 
     private final GcFs fs;
     private final Path chunksDir;
+    private final DigestCache cache;
+    private final boolean sorted;
     private final GcListener listener;
-    private final BlockingQueue<List<Ref>> queue;
+    private final BlockingQueue<Task> queue;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong missing = new AtomicLong();
     private final AtomicReference<IOException> failure = new AtomicReference<>();
     private boolean finished;
 
-    TouchPool(GcFs fs, Path chunksDir, int nThreads, GcListener listener) {
+    TouchPool(GcFs fs, Path chunksDir, int nThreads, DigestCache cache, boolean sorted, GcListener listener) {
         this.fs = fs;
         this.chunksDir = chunksDir;
+        this.cache = cache;
+        this.sorted = sorted;
         this.listener = listener;
         this.queue = new ArrayBlockingQueue<>(2 * nThreads + 2);
         for (int i = 0; i < nThreads; i++) {
@@ -46,14 +69,18 @@ final class TouchPool {
         }
     }
 
-    /** Hands a batch to the threads; blocks while the queue is full. */
-    void submit(List<Ref> batch) throws IOException {
-        checkFailure();
-        if (batch.isEmpty()) {
-            return;
+    /** Hands the entries of an index to the threads, in slices; blocks while the queue is full. */
+    void submitIndex(DigestScan scan, Path index) throws IOException {
+        for (int from = 0; from < scan.count(); from += SLICE) {
+            submit(new Slice(scan, from, Math.min(scan.count(), from + SLICE), index));
         }
+    }
+
+    /** Hands a task to the threads; blocks while the queue is full. */
+    void submit(Task task) throws IOException {
+        checkFailure();
         try {
-            while (!queue.offer(batch, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            while (!queue.offer(task, 100, TimeUnit.MILLISECONDS)) {
                 checkFailure();
             }
         } catch (InterruptedException e) {
@@ -66,21 +93,16 @@ final class TouchPool {
     void finish() throws IOException {
         if (!finished) {
             finished = true;
-            for (int i = 0; i < threads.size(); i++) {
-                try {
-                    queue.put(POISON);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("garbage collection interrupted");
+            try {
+                for (int i = 0; i < threads.size(); i++) {
+                    queue.put(STOP);
                 }
-            }
-            for (Thread t : threads) {
-                try {
+                for (Thread t : threads) {
                     t.join();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("garbage collection interrupted");
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("garbage collection interrupted");
             }
         }
         checkFailure();
@@ -91,7 +113,7 @@ final class TouchPool {
         failure.compareAndSet(null, new IOException("garbage collection aborted"));
         queue.clear();
         for (int i = 0; i < threads.size(); i++) {
-            queue.offer(POISON);
+            queue.offer(STOP);
         }
     }
 
@@ -111,15 +133,15 @@ final class TouchPool {
         }
         try {
             while (true) {
-                List<Ref> batch = queue.take();
-                if (batch == POISON) {
+                Task task = queue.take();
+                if (task == STOP) {
                     return;
                 }
                 if (m == null || failure.get() != null) {
                     continue; // keep draining so that nobody blocks on a full queue
                 }
                 try {
-                    touchAll(m, batch);
+                    run(m, task);
                 } catch (java.nio.file.AccessDeniedException e) {
                     failure.compareAndSet(null, new IOException(
                             "cannot continue garbage-collection safely, permission denied on " + e.getFile(), e));
@@ -139,14 +161,36 @@ final class TouchPool {
         }
     }
 
-    private void touchAll(GcFs.Marker m, List<Ref> batch) throws IOException {
-        for (Ref r : batch) {
-            if (!m.touch(r.digest())) {
+    private void run(GcFs.Marker m, Task task) throws IOException {
+        List<Digest> claimed = new ArrayList<>();
+        Path from;
+        if (task instanceof Slice s) {
+            from = s.index();
+            DigestScan scan = s.scan();
+            for (int i = s.from(); i < s.to(); i++) {
+                if (!cache.insert(scan.word(i, 0), scan.word(i, 1), scan.word(i, 2), scan.word(i, 3))) {
+                    claimed.add(scan.digest(i));
+                }
+            }
+        } else if (task instanceof Refs r) {
+            from = r.from();
+            for (Digest d : r.digests()) {
+                if (!cache.insert(d)) {
+                    claimed.add(d);
+                }
+            }
+        } else {
+            return;
+        }
+        if (sorted) {
+            claimed.sort(null); // by name: chunk directory by chunk directory
+        }
+        for (Digest d : claimed) {
+            if (!m.touch(d)) {
                 missing.incrementAndGet();
-                listener.warning("unable to access non-existent chunk " + r.digest().hex()
-                        + ", required by " + r.requiredBy());
+                listener.warning("unable to access non-existent chunk " + d.hex() + ", required by " + from);
                 for (int n = 0; n <= 9; n++) {
-                    m.touchBad(r.digest(), n);
+                    m.touchBad(d, n);
                 }
             }
         }
