@@ -1,6 +1,5 @@
 package org.jpbs.vma.restore;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,7 +10,7 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Where one device of an archive is restored: an existing file or block device opened for
- * positional writes, optionally with {@code O_DIRECT} (no page cache, as a restore to ZFS or
+ * positional writes, optionally with {@code O_DIRECT} ({@code ExtendedOpenOption.DIRECT}; no page cache, as a restore to ZFS or
  * LVM with {@code cache=none} sees it).
  *
  * <p>Writes are clamped to the device size (the last cluster may be partial; spec
@@ -56,7 +55,7 @@ public final class DeviceTarget implements Closeable {
      */
     public static DeviceTarget open(String name, Path path, long size, boolean direct, boolean writeZeroes)
             throws IOException {
-        OpenOption[] opts = direct ? new OpenOption[] {StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT}
+        OpenOption[] opts = direct ? new OpenOption[] {StandardOpenOption.WRITE, directOption()}
                 : new OpenOption[] {StandardOpenOption.WRITE};
         FileChannel ch;
         try {
@@ -77,6 +76,20 @@ public final class DeviceTarget implements Closeable {
             }
         }
         return new DeviceTarget(name, path, size, writeZeroes, ch, align);
+    }
+
+    /**
+     * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT} (module jdk.unsupported, exported), looked
+     * up at run time: javac warns about every compile-time use of that package.
+     *
+     * @throws IOException if this JVM has no such option
+     */
+    private static OpenOption directOption() throws IOException {
+        try {
+            return (OpenOption) Class.forName("com.sun.nio.file.ExtendedOpenOption").getField("DIRECT").get(null);
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IOException("--direct: this Java runtime has no O_DIRECT open option", e);
+        }
     }
 
     /** How the target is named in messages. */
