@@ -73,6 +73,12 @@ public final class ConfigVersions {
     }
 
     private static MemorySegment map(Path file) throws IOException {
+        synchronized (LOCAL) { // one JVM may not hold two locks on one file: map one at a time
+            return mapLocked(file);
+        }
+    }
+
+    private static MemorySegment mapLocked(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
             try (FileLock ignored = ch.lock()) {
