@@ -97,8 +97,8 @@ restore() { # repo-port concurrency
     vm/100 drive-scsi0.img "$dsdir/restored.img"
 }
 
-up_list="1 4 8 16"
-down_list="1 4 8 12 16 20"
+up_list=${JPBS_BENCH_UP:-"1 4 8 16"}
+down_list=${JPBS_BENCH_DOWN:-"1 4 8 12 16 20"}
 echo "image: $img ($mib MiB), $runs runs each, $(nproc) cores, server data in $dsdir" >&2
 
 start_server

@@ -15,6 +15,8 @@ import org.jpbs.cli.commands.PruneCommand;
 import org.jpbs.cli.commands.RestoreCommand;
 import org.jpbs.cli.commands.SnapshotCommand;
 import org.jpbs.cli.commands.VerifyCommand;
+import org.jpbs.cli.keys.KeyCommand;
+import org.jpbs.cli.vma.VmaCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -31,12 +33,15 @@ import picocli.CommandLine.Command;
         description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
         subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
             GcCommand.class, PruneCommand.class, VerifyCommand.class,
-            ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, CommandLine.HelpCommand.class},
+            ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
+            VmaCommand.class,
+            CommandLine.HelpCommand.class},
         footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore;",
             "else $PBS_REPOSITORY if it is a path (starts with / or .) or names a host;",
             "else ~/.local/share/jpbs/datastore (created on first use).",
             "A server needs $PBS_PASSWORD (password or API token secret) and, for a",
             "self-signed certificate, $PBS_FINGERPRINT or --fingerprint.",
+            "Encryption: backup/restore --keyfile KEY (passphrase: $PBS_ENCRYPTION_PASSWORD); 'jpbs key --help'.",
             "Exit codes: 0 success, 1 error, 2 usage error. Each command has --help."})
 public final class Main implements Callable<Integer> {
     private final CliContext ctx;

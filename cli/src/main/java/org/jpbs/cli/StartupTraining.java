@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  *
  * <p>It runs the main job in one JVM on generated data under the given scratch directory (deleted
  * afterwards): datastore create, backup of a 12 MiB image (text-like, zero and random chunks),
- * an incremental backup, snapshot list/files, restore and sparse restore. Output is discarded.
+ * an incremental backup, snapshot list/files, restore and sparse restore, an encrypted backup and
+ * restore with a new key. Output is discarded.
  * Not a user command; exit code 0 when every step succeeded, else 1.
  */
 public final class StartupTraining {
@@ -45,6 +46,7 @@ public final class StartupTraining {
         Path image = dir.resolve("disk.img");
         Files.write(image, image(12 << 20));
         String ds = dir.resolve("ds").toString();
+        String key = dir.resolve("key.json").toString();
         ByteArrayOutputStream sinkBytes = new ByteArrayOutputStream();
         PrintStream sink = new PrintStream(sinkBytes, true, StandardCharsets.UTF_8);
         CliContext ctx = new CliContext(sink, sink, sink, Map.of(), dir, false);
@@ -58,6 +60,11 @@ public final class StartupTraining {
             {"snapshot", "files", "--repository", ds, "vm/1/1970-01-01T00:33:20Z"},
             {"restore", "--repository", ds, "vm/1", "drive-scsi0.img", dir.resolve("r1.img").toString()},
             {"restore", "--repository", ds, "--sparse", "vm/1", "drive-scsi0.img", dir.resolve("r2.img").toString()},
+            // encrypted paths too, so AES-GCM and the keyed digests start with profiles (JEP 515)
+            {"key", "create", "--kdf", "none", key},
+            {"backup", "--repository", ds, "--keyfile", key, "--backup-type", "vm", "--backup-id", "2",
+                "--backup-time", "1000", "drive-scsi0.img:" + image, "qemu-server.conf:" + image},
+            {"restore", "--repository", ds, "--keyfile", key, "vm/2", "drive-scsi0.img", dir.resolve("r3.img").toString()},
             {"backup", "--repository", ds, "/no/such/archive"},
         };
         int failures = 0;

@@ -279,4 +279,47 @@ class HypervisorApiTest {
             assertThrows(IllegalArgumentException.class, () -> r.readAt("nothing.img", 0, 1));
         }
     }
+
+    @Test
+    @Order(5)
+    void encryptedSnapshotWithAKey() throws Exception {
+        org.jpbs.core.crypto.CryptConfig key = org.jpbs.core.crypto.CryptConfig.of(new byte[32]);
+        org.jpbs.core.crypto.CryptConfig other = org.jpbs.core.crypto.CryptConfig.of(new byte[] {
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32});
+        BackupGroupRef g = new BackupGroupRef(BackupNamespace.ROOT, BackupType.VM, "210");
+        BackupSnapshotRef ref = new BackupSnapshotRef(g, T1);
+        try (BackupSession s = BackupSession.open(server.repository(), server.credentials(), ref,
+                new BackupSession.Options(4, true).withCrypt(key))) {
+            int d = s.registerImage("drive-scsi0.img", disk0.length);
+            for (int c = 0; c < 10; c++) {
+                s.writeData(d, (long) c * CHUNK, c == 2 ? null : chunkOf(disk0, c));
+            }
+            s.closeImage(d);
+            s.addConfig("qemu-server.conf", "memory: 1024\n".getBytes());
+            s.finish();
+        }
+        BackupManifest m = server.manifest(ref);
+        assertEquals(key.fingerprint(), m.keyFingerprint().orElseThrow());
+        m.files().forEach(f -> assertEquals(org.jpbs.core.manifest.CryptMode.ENCRYPT, f.cryptMode(), f.filename()));
+        try (RestoreSession r = RestoreSession.open(server.repository(), server.credentials(), ref,
+                RestoreSession.Options.defaults(), key)) {
+            byte[] out = new byte[disk0.length];
+            r.restoreImage("drive-scsi0.img", (off, data, len) -> {
+                if (data != null) {
+                    System.arraycopy(data, 0, out, (int) off, len);
+                }
+            });
+            assertArrayEquals(disk0, out);
+            assertArrayEquals(chunkOf(disk0, 3), r.readAt("drive-scsi0.img", 3L * CHUNK, CHUNK));
+            assertArrayEquals(new byte[100], r.readAt("drive-scsi0.img", 2L * CHUNK + 5, 100));
+            assertEquals("memory: 1024\n", new String(r.readConfig("qemu-server.conf")));
+        }
+        var e = assertThrows(org.jpbs.core.errors.CryptoException.class, () -> RestoreSession.open(server.repository(),
+                server.credentials(), ref, RestoreSession.Options.defaults(), other));
+        assertTrue(e.getMessage().contains("wrong key - manifest's key " + key.fingerprint() + " does not match provided key "
+                + other.fingerprint()), e.getMessage());
+        try (RestoreSession r = RestoreSession.open(server.repository(), server.credentials(), ref)) {
+            assertThrows(org.jpbs.core.errors.EncryptedDataException.class, () -> r.readConfig("qemu-server.conf"));
+        }
+    }
 }

@@ -118,4 +118,25 @@ class RealPbsDatastoreCliTest {
         assertTrue(r.err().contains("encrypted, key needed"), r.err());
         assertTrue(!Files.exists(out), "no output file for a failed restore");
     }
+
+    @Test
+    void encryptedSnapshotRestoresWithItsKeyOnly() throws Exception {
+        Path key = shared.resolve("vectors/real-client/keys/key-kdf-none.json");
+        Path out = tmp.resolve("enc-ok.img");
+        Result r = jpbs("restore", "-q", "--repository", ds.toString(), "--keyfile", key.toString(),
+                "vm/200/2023-11-14T22:13:20Z", "drive-scsi0.img", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(RealClientInputs.IMAGE_SHA256, Digest.sha256(Files.readAllBytes(out)).hex());
+
+        Path other = tmp.resolve("other-key.json");
+        org.jpbs.core.crypto.KeyConfig kc = org.jpbs.core.crypto.KeyConfig.withoutPassword(new byte[32]);
+        Files.write(other, kc.toJson());
+        Path bad = tmp.resolve("enc-bad.img");
+        r = jpbs("restore", "-q", "--repository", ds.toString(), "--keyfile", other.toString(),
+                "vm/200/2023-11-14T22:13:20Z", "drive-scsi0.img", bad.toString());
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains("wrong key - manifest's key 92:13:c0:9e:88:1a:1d:fe:9d:f8:a0:30:62:34:e3:1e:96:1d:92:8a:79:66:a0:5b:df:eb:36:3b:05:99:45:8f"
+                + " does not match provided key " + kc.fingerprint()), r.err());
+        assertTrue(!Files.exists(bad), "no output file for a failed restore");
+    }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jpbs.core.ChunkSource;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.blob.EncodedChunk;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.MissingChunkException;
 import org.jpbs.core.index.IndexFile;
@@ -44,12 +45,12 @@ public class MemoryChunkStore implements ChunkSink, ChunkSource {
     }
 
     @Override
-    public byte[] readChunk(Digest digest, int expectedSize) throws IOException {
+    public byte[] readChunk(Digest digest, int expectedSize, CryptConfig crypt) throws IOException {
         DataBlob blob = chunks.get(digest);
         if (blob == null) {
             throw new MissingChunkException(digest, "memory store");
         }
-        return blob.decode("chunk " + digest.hex(), expectedSize);
+        return blob.decode("chunk " + digest.hex(), expectedSize, crypt);
     }
 
     /** Marks every digest of the index as known (as a previous snapshot would). */

@@ -1,6 +1,7 @@
 package org.jpbs.core;
 
 import java.io.IOException;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 
 /**
@@ -18,5 +19,17 @@ public interface ChunkSource {
      * @throws org.jpbs.core.errors.EncryptedDataException  if it is encrypted and no key is at hand
      * @throws IOException                                  on read errors
      */
-    byte[] readChunk(Digest digest, int expectedSize) throws IOException;
+    default byte[] readChunk(Digest digest, int expectedSize) throws IOException {
+        return readChunk(digest, expectedSize, null);
+    }
+
+    /**
+     * Returns the decoded plaintext of a chunk, decrypting it with {@code crypt} if it is
+     * encrypted.
+     *
+     * @param crypt the key, or null (then an encrypted chunk is an {@code EncryptedDataException})
+     * @throws org.jpbs.core.errors.CryptoException if the chunk does not decrypt with {@code crypt}
+     * @throws IOException as {@link #readChunk(Digest, int)}
+     */
+    byte[] readChunk(Digest digest, int expectedSize, CryptConfig crypt) throws IOException;
 }

@@ -9,16 +9,11 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jpbs.core.api.SafeId;
-import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.auth.Authenticator;
 import org.jpbs.server.http.DefaultRestHandler;
 import org.jpbs.server.http.RestHandler;
@@ -58,28 +53,33 @@ public final class JpbsServer implements AutoCloseable {
     }
 
     /**
-     * Opens the datastores, loads or creates the TLS certificate in the config directory and
-     * binds the port.
-     *
-     * @param rest serves every HTTP/1.1 request that is not a backup/reader upgrade
-     * @throws IOException if a datastore cannot be opened, the certificate cannot be read or
-     *                     created, or the port cannot be bound
+     * Starts with the services of {@code rest} if it is a {@link org.jpbs.server.api.JpbsRestHandler},
+     * else with {@link ServerServices#open(ServerConfig)}. See
+     * {@link #start(ServerConfig, Authenticator, RestHandler, ServerServices)}.
      */
     public static JpbsServer start(ServerConfig config, Authenticator auth, RestHandler rest) throws IOException {
-        Map<String, Datastore> stores = new LinkedHashMap<>();
-        for (Map.Entry<String, Path> e : config.datastores().entrySet()) {
-            String name = e.getKey();
-            if (!SafeId.isValid(name) || name.length() < 3 || name.length() > 32) {
-                throw new IllegalArgumentException("invalid datastore name '" + name + "' (safe id of 3..32 characters)");
-            }
-            stores.put(name, Datastore.open(e.getValue()));
-        }
+        ServerServices services = rest instanceof org.jpbs.server.api.JpbsRestHandler j ? j.services()
+                : ServerServices.open(config);
+        return start(config, auth, rest, services);
+    }
+
+    /**
+     * Loads or creates the TLS certificate in the config directory and binds the port. The
+     * datastores are those of {@code services} ({@code <config>/datastore.cfg} and the
+     * command-line ones), looked up through its cache on every session and request.
+     *
+     * @param rest     serves every HTTP/1.1 request that is not a backup/reader upgrade
+     * @param services datastores, tasks and the job hook (shared with {@code rest})
+     * @throws IOException if the certificate cannot be read or created, or the port cannot be bound
+     */
+    public static JpbsServer start(ServerConfig config, Authenticator auth, RestHandler rest, ServerServices services)
+            throws IOException {
         ServerCertificate cert = ServerCertificate.loadOrCreate(config.configDir());
         int cpus = Runtime.getRuntime().availableProcessors();
         ExecutorService virtualThreads = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("jpbs-call-", 0).factory());
         ExecutorService chunkWorkers = Executors.newFixedThreadPool(Math.max(2, cpus), daemonThreads("jpbs-chunk-"));
-        ServerContext ctx = new ServerContext(stores, auth, virtualThreads, chunkWorkers);
+        ServerContext ctx = new ServerContext(services, auth, virtualThreads, chunkWorkers);
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2, cpus), NioIoHandler.newFactory());
         try {
@@ -93,7 +93,7 @@ public final class JpbsServer implements AutoCloseable {
             Channel ch = b.bind(addr).syncUninterruptibly().channel();
             JpbsServer s = new JpbsServer(boss, workers, virtualThreads, chunkWorkers, ch, ctx, cert.fingerprint());
             LOG.log(Level.INFO, "jpbs server listening on " + ch.localAddress() + ", certificate fingerprint "
-                    + s.fingerprint + ", datastores " + stores.keySet());
+                    + s.fingerprint + ", datastore config " + services.datastores().store().file());
             return s;
         } catch (RuntimeException e) {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -131,6 +131,11 @@ public final class JpbsServer implements AutoCloseable {
         return fingerprint;
     }
 
+    /** The datastores, tasks and job hook of this server. */
+    public ServerServices services() {
+        return context.services();
+    }
+
     /** Number of live backup and reader sessions (unfinished backups count until their cleanup is done). */
     public int activeSessions() {
         return context.activeSessions();
@@ -153,6 +158,7 @@ public final class JpbsServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        LOG.log(Level.INFO, "jpbs server on port " + port() + " stopped");
+        LOG.log(Level.INFO, "jpbs server on port " + port() + " stopped; datastore.cfg was read "
+                + context.services().datastores().configReads() + " times");
     }
 }

@@ -59,9 +59,9 @@ final class ProtocolSessions implements SessionFactory {
         String peer = String.valueOf(channel.remoteAddress());
         if (backup) {
             boolean benchmark = q.bool("benchmark", false);
-            return BackupSession.open(ctx, auth.authid(), store, ref, benchmark, debug, peer);
+            return BackupSession.open(ctx, auth.authid(), store, ref, benchmark, debug, peer, channel::close);
         }
-        return ReaderSession.open(ctx, auth.authid(), store, ref, debug, peer);
+        return ReaderSession.open(ctx, auth.authid(), store, ref, debug, peer, channel::close);
     }
 
     private static String store(Params q) {

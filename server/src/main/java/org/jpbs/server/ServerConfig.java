@@ -7,9 +7,12 @@ import java.util.Objects;
 /**
  * What a {@link JpbsServer} needs to start.
  *
- * @param configDir  directory for {@code proxy.pem}/{@code proxy.key} (created if missing)
- * @param datastores datastore name (SAFE_ID, 3..32 characters) to its root directory; each must
- *                   already be a datastore (have a {@code .chunks} directory)
+ * @param configDir  directory for {@code proxy.pem}/{@code proxy.key}, {@code datastore.cfg}, the
+ *                   auth files and the task logs ({@code log/}); created if missing
+ * @param datastores extra datastores besides those of {@code datastore.cfg} (e.g. from
+ *                   {@code jpbs serve --datastore}): name (SAFE_ID, 3..32 characters) to its root
+ *                   directory; each must already be a datastore (have a {@code .chunks} directory);
+ *                   a name in {@code datastore.cfg} wins
  * @param bind       address to listen on (e.g. {@code 127.0.0.1}, {@code ::}); null or empty
  *                   for every address
  * @param port       TCP port; {@link #DEFAULT_PORT} is 8007, 0 picks a free one

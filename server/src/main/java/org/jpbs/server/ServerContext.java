@@ -1,42 +1,72 @@
 package org.jpbs.server;
 
-import java.util.Map;
-import java.util.Optional;
+import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.config.DatastoreHandle;
+import org.jpbs.datastore.config.Operation;
+import org.jpbs.datastore.task.TaskManager;
 import org.jpbs.server.auth.Authenticator;
 
 /**
- * What sessions share inside one running server: the open datastores by name, the
- * authenticator, the executors (virtual threads for control calls, a pool sized to the CPU
- * count for chunk decode/verify/write) and the set of live sessions.
+ * What sessions share inside one running server: the datastores and tasks
+ * ({@link ServerServices}), the authenticator, the executors (virtual threads for control
+ * calls, a pool sized to the CPU count for chunk decode/verify/write) and the set of live
+ * sessions.
  */
 public final class ServerContext {
-    private final Map<String, Datastore> datastores;
+    private final ServerServices services;
     private final Authenticator auth;
     private final ExecutorService virtualThreads;
     private final ExecutorService chunkWorkers;
     private final Set<Object> sessions = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param datastores     open datastores by store name
+     * @param services       datastores, tasks, job hook
      * @param auth           authentication and privileges
      * @param virtualThreads executor for control calls and REST requests
      * @param chunkWorkers   bounded executor for chunk uploads (CPU and disk work)
      */
-    public ServerContext(Map<String, Datastore> datastores, Authenticator auth, ExecutorService virtualThreads,
+    public ServerContext(ServerServices services, Authenticator auth, ExecutorService virtualThreads,
                          ExecutorService chunkWorkers) {
-        this.datastores = Map.copyOf(datastores);
+        this.services = services;
         this.auth = auth;
         this.virtualThreads = virtualThreads;
         this.chunkWorkers = chunkWorkers;
     }
 
-    /** The datastore called {@code store}, if configured. */
-    public Optional<Datastore> datastore(String store) {
-        return Optional.ofNullable(datastores.get(store));
+    /**
+     * True if a datastore called {@code store} is configured.
+     *
+     * @throws org.jpbs.server.http.ApiException 400 with the config's error if {@code datastore.cfg} is broken
+     */
+    public boolean exists(String store) {
+        try {
+            return services.datastores().knows(store);
+        } catch (org.jpbs.datastore.config.DatastoreLookupException e) {
+            throw org.jpbs.server.http.ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    /**
+     * Looks a datastore up for an operation (maintenance mode enforced); close the handle when
+     * the operation ends.
+     *
+     * @throws IOException e.g. {@code "datastore 'x' is in offline maintenance mode: ..."}
+     */
+    public DatastoreHandle lookup(String store, Operation op) throws IOException {
+        return services.datastores().lookup(store, op);
+    }
+
+    /** The task manager. */
+    public TaskManager tasks() {
+        return services.tasks();
+    }
+
+    /** The shared services. */
+    public ServerServices services() {
+        return services;
     }
 
     /** The authenticator. */

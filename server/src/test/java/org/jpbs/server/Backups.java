@@ -101,7 +101,19 @@ final class Backups {
      * finish. Returns the index csum.
      */
     static Digest imageBackup(TestServer s, String store, String id, long time, byte[] img) throws Exception {
-        try (PbsTestClient c = s.backup("backup-id=" + id + "&backup-time=" + time + "&backup-type=vm&benchmark=false&debug=true&store=" + store)) {
+        try (PbsTestClient c = s.backup(backupQuery(store, id, time))) {
+            return imageBackup(c, id, time, img);
+        }
+    }
+
+    /** The upgrade query of a vm backup. */
+    static String backupQuery(String store, String id, long time) {
+        return "backup-id=" + id + "&backup-time=" + time + "&backup-type=vm&benchmark=false&debug=true&store=" + store;
+    }
+
+    /** {@link #imageBackup(TestServer, String, String, long, byte[])} on a connected, upgraded client. */
+    static Digest imageBackup(PbsTestClient c, String id, long time, byte[] img) throws Exception {
+        {
             c.call("GET", "/previous_backup_time");
             List<EncodedChunk> chunks = fixedChunks(img);
             PbsTestClient.Resp r = c.call("POST", "/fixed_index?archive-name=disk.img.fidx&size=" + img.length);

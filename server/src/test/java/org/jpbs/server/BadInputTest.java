@@ -56,6 +56,29 @@ class BadInputTest {
     }
 
     @Test
+    void encryptedChunksAreCheckedByCrcAndSizeOnly() throws Exception {
+        org.jpbs.core.crypto.CryptConfig key = org.jpbs.core.crypto.CryptConfig.of(Backups.random(9, 32));
+        try (TestServer s = TestServer.start(tmp, "store1"); PbsTestClient c = s.backup(Q)) {
+            int wid = fixedIndex(c, 3000);
+            EncodedChunk ch = EncodedChunk.encode(Backups.random(4, 1000), 0, 1000, true, key);
+            byte[] raw = ch.blob().raw();
+            String base = "/fixed_chunk?digest=" + ch.digest().hex() + "&encoded-size=" + raw.length + "&wid=" + wid;
+            PbsTestClient.Resp r = c.upload(base + "&size=999", raw);
+            assertEquals(400, r.status());
+            assertTrue(r.text().contains("does not fit its size 999"), r.text());
+            byte[] badCrc = raw.clone();
+            badCrc[raw.length - 1] ^= 1;
+            r = c.upload(base + "&size=1000", badCrc);
+            assertEquals(400, r.status());
+            assertTrue(r.text().contains("CRC mismatch"), r.text());
+            // any digest is accepted for an encrypted chunk: the server cannot recompute it
+            r = c.upload(base + "&size=1000", raw);
+            assertEquals(200, r.status(), r.toString());
+            assertTrue(Files.exists(s.ds("store1").chunkStore().chunkPath(ch.digest())));
+        }
+    }
+
+    @Test
     void chunkOver16MiB() throws Exception {
         try (TestServer s = TestServer.start(tmp, "store1"); PbsTestClient c = s.backup(Q)) {
             int wid = c.call("POST", "/dynamic_index?archive-name=big.didx").data().asInt();

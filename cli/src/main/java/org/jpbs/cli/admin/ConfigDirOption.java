@@ -6,8 +6,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --config-dir DIR}: the server's configuration directory ({@code user.cfg},
- * {@code acl.cfg}, {@code shadow.json}, {@code token.shadow}); default {@code $JPBS_CONFIG_DIR},
- * else {@code ~/.config/jpbs}.
+ * {@code acl.cfg}, {@code shadow.json}, {@code token.shadow}, {@code datastore.cfg}, task logs
+ * in {@code log/}); default {@code $JPBS_CONFIG_DIR}, else {@code ~/.config/jpbs}.
  */
 public final class ConfigDirOption {
     /** Environment variable naming the default config directory. */
@@ -25,6 +25,11 @@ public final class ConfigDirOption {
             }
             return Path.of(configDir);
         }
+        return defaultDir(ctx);
+    }
+
+    /** The directory without the option: {@code $JPBS_CONFIG_DIR}, else {@code ~/.config/jpbs}. */
+    public static Path defaultDir(CliContext ctx) {
         String env = ctx.getenv(ENV);
         if (env != null && !env.isEmpty()) {
             return Path.of(env);

@@ -9,6 +9,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.jpbs.cli.CliContext;
 import org.jpbs.cli.commands.RepositoryOptions;
+import org.jpbs.datastore.config.DatastoreConfig;
+import org.jpbs.datastore.config.DatastoreConfigStore;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.JpbsServer;
 import org.jpbs.server.ServerConfig;
@@ -22,6 +24,9 @@ import picocli.CommandLine.Option;
  * {@code jpbs serve}: runs the HTTPS server (REST API, backup and reader protocols, spec
  * {@code pbs-protocol.md}) until it is stopped (SIGINT/SIGTERM). On first start a self-signed
  * certificate is created in the config directory; its SHA-256 fingerprint is printed on stderr.
+ * The datastores are those of {@code <config>/datastore.cfg} (changes are seen at once, see
+ * {@code jpbs datastore}) plus the {@code --datastore NAME=PATH} ones; without either, the
+ * default local datastore is served as {@code default}.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Run the backup server (HTTPS, PBS backup/reader protocols and REST API).",
@@ -30,8 +35,8 @@ public final class ServeCommand implements Callable<Integer> {
     private final CliContext ctx;
 
     @Option(names = "--datastore", paramLabel = "NAME=PATH",
-            description = {"A datastore to serve (repeatable); created if PATH does not exist.",
-                "Default: default=~/" + RepositoryOptions.DEFAULT_RELATIVE})
+            description = {"A datastore to serve besides those of datastore.cfg (repeatable); created if PATH",
+                "does not exist. Default, if datastore.cfg has none: default=~/" + RepositoryOptions.DEFAULT_RELATIVE})
     List<String> datastores;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "8007",
@@ -54,9 +59,13 @@ public final class ServeCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("--port must be 0..65535, got " + port);
         }
+        Path configDir = config.resolve(ctx);
+        Files.createDirectories(configDir);
         Map<String, Path> stores = new LinkedHashMap<>();
         if (datastores == null || datastores.isEmpty()) {
-            stores.put("default", ctx.home().resolve(RepositoryOptions.DEFAULT_RELATIVE));
+            if (DatastoreConfigStore.open(configDir).read().datastores().isEmpty()) {
+                stores.put("default", ctx.home().resolve(RepositoryOptions.DEFAULT_RELATIVE));
+            }
         } else {
             for (String spec : datastores) {
                 int eq = spec.indexOf('=');
@@ -64,8 +73,10 @@ public final class ServeCommand implements Callable<Integer> {
                     throw new IllegalArgumentException("--datastore '" + spec + "': expected NAME=PATH");
                 }
                 String name = spec.substring(0, eq);
-                if (!name.matches("[A-Za-z0-9_][A-Za-z0-9._\\-]*")) {
-                    throw new IllegalArgumentException("--datastore '" + spec + "': invalid datastore name '" + name + "'");
+                try {
+                    DatastoreConfig.checkName(name);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--datastore '" + spec + "': " + e.getMessage(), e);
                 }
                 if (stores.put(name, Path.of(spec.substring(eq + 1))) != null) {
                     throw new IllegalArgumentException("--datastore: name '" + name + "' given twice");
@@ -78,23 +89,30 @@ public final class ServeCommand implements Callable<Integer> {
                 ctx.err().println("created datastore '" + e.getKey() + "' at " + e.getValue());
             }
         }
-        Path configDir = config.resolve(ctx);
-        Files.createDirectories(configDir);
         ServerConfig cfg = new ServerConfig(configDir, stores, bind, port);
         FileAuthenticator auth = FileAuthenticator.open(configDir);
         CountDownLatch stopped = new CountDownLatch(1);
-        try (JpbsServer server = JpbsServer.start(cfg, auth, JpbsRestHandler.create(cfg, auth))) {
+        try (JpbsServer server = JpbsServer.start(cfg, auth, withJobs(JpbsRestHandler.create(cfg, auth)))) {
             Thread hook = new Thread(() -> {
                 server.close();
+                ctx.err().println("jpbs serve: stopped; datastore.cfg was read "
+                        + server.services().datastores().configReads() + " times");
+                ctx.err().flush();
                 stopped.countDown();
             }, "jpbs-serve-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             ctx.err().println("jpbs serve: listening on " + server.address() + " (config " + configDir + ")");
             ctx.err().println("jpbs serve: certificate fingerprint " + server.fingerprint());
-            ctx.err().println("jpbs serve: datastores " + stores);
+            ctx.err().println("jpbs serve: datastores " + stores.keySet() + " and those of "
+                    + configDir.resolve(DatastoreConfigStore.FILE));
             ctx.err().flush();
             stopped.await();
         }
         return 0;
+    }
+
+    /** The REST handler with garbage collection started as a task by {@code POST .../gc}. */
+    private static JpbsRestHandler withJobs(JpbsRestHandler h) {
+        return h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam")));
     }
 }

@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
+import org.jpbs.cli.keys.CryptOptions;
+import org.jpbs.core.crypto.MasterKey;
 import org.jpbs.cli.local.BlockDevices;
 import org.jpbs.cli.local.LocalChunkSink;
 import org.jpbs.client.backup.BackupStats;
@@ -36,6 +38,7 @@ import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotReader;
 import org.jpbs.datastore.snapshot.SnapshotWriter;
+import org.jpbs.datastore.config.Operation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -88,6 +91,9 @@ public final class BackupCommand implements Callable<Integer> {
     int uploadConcurrency;
 
     @Mixin
+    CryptOptions crypto;
+
+    @Mixin
     OutputOptions output;
 
     @Parameters(arity = "1..*", paramLabel = "ARCHIVE", description = "NAME.img:PATH or NAME.EXT:PATH, one or more.")
@@ -123,13 +129,18 @@ public final class BackupCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--upload-concurrency must be at least 1, got " + uploadConcurrency);
         }
         List<ArchiveSpec> specs = ArchiveSpec.parseAll(archives);
+        CryptOptions.Params cp = crypto.forBackup(ctx);
+        if (cp.crypt() != null) {
+            output.info(ctx, "Using encryption key " + cp.keySource() + " (fingerprint " + cp.crypt().fingerprint().shortForm()
+                    + "), crypt mode " + cp.mode());
+        }
 
         if (repo.isRemote(ctx)) {
             try (var pbs = repo.client(ctx)) {
-                return new RemoteBackup(ctx, output, threads, uploadConcurrency).run(pbs, group, backupTime, specs);
+                return new RemoteBackup(ctx, output, threads, uploadConcurrency, cp).run(pbs, group, backupTime, specs);
             }
         }
-        Datastore ds = repo.open(ctx, true);
+        Datastore ds = repo.open(ctx, true, Operation.WRITE);
         long started = System.nanoTime();
         Optional<BackupSnapshotRef> last = ds.lastFinishedSnapshot(group);
         BackupSnapshotRef ref = new BackupSnapshotRef(group, chooseTime(last, group));
@@ -141,12 +152,15 @@ public final class BackupCommand implements Callable<Integer> {
         try (SnapshotWriter writer = ds.beginSnapshot(ref, owner())) {
             for (ArchiveSpec spec : specs) {
                 if (spec.image()) {
-                    total = total.plus(backupImage(ds, writer, spec, knownDigests(previous, spec), threads));
+                    total = total.plus(backupImage(ds, writer, spec, knownDigests(previous, spec, cp), threads, cp));
                 } else {
-                    backupBlob(writer, spec);
+                    backupBlob(writer, spec, cp);
                 }
             }
-            writer.commit(new BackupManifest(type, id, ref.time()));
+            if (cp.master() != null) {
+                writer.addBlob(MasterKey.BLOB_NAME, MasterKey.encryptKey(cp.master(), cp.crypt(), cp.keyCreated()));
+            }
+            writer.commit(manifest(type, id, ref.time(), writer.files(), cp));
             done = true;
         } finally {
             if (!done) {
@@ -212,13 +226,41 @@ public final class BackupCommand implements Callable<Integer> {
         }
     }
 
-    /** Digests of the previous snapshot's index of the same archive (unencrypted, same chunk size), else empty. */
-    private Set<Digest> knownDigests(SnapshotReader previous, ArchiveSpec spec) {
+    /**
+     * The manifest of the new snapshot: every added file with the backup's crypt mode, signed
+     * (signature and key fingerprint) unless the mode is {@code none} (spec §8).
+     */
+    static BackupManifest manifest(BackupType type, String id, long time, List<FileEntry> files, CryptOptions.Params cp) {
+        BackupManifest m = new BackupManifest(type, id, time);
+        for (FileEntry f : files) {
+            m.addFile(new FileEntry(f.filename(), cp.mode(), f.size(), f.csum()));
+        }
+        if (cp.crypt() != null && cp.mode() != CryptMode.NONE) {
+            m.sign(cp.crypt());
+        }
+        return m;
+    }
+
+    /**
+     * True if chunks of a previous snapshot's archive may be reused: same key (fingerprint, or
+     * both without) and the same kind of chunks (encrypted or not), as the PBS client checks.
+     */
+    static boolean reusable(BackupManifest previous, FileEntry entry, CryptOptions.Params cp) {
+        try {
+            previous.checkFingerprint(cp.mode() == CryptMode.NONE ? null : cp.crypt(), "previous snapshot");
+        } catch (IOException e) {
+            return false;
+        }
+        return (entry.cryptMode() == CryptMode.ENCRYPT) == (cp.mode() == CryptMode.ENCRYPT);
+    }
+
+    /** Digests of the previous snapshot's index of the same archive (same key and kind, same chunk size), else empty. */
+    private Set<Digest> knownDigests(SnapshotReader previous, ArchiveSpec spec, CryptOptions.Params cp) {
         if (previous == null) {
             return Set.of();
         }
         Optional<FileEntry> entry = previous.manifest().file(spec.serverName());
-        if (entry.isEmpty() || entry.get().cryptMode() != CryptMode.NONE) {
+        if (entry.isEmpty() || !reusable(previous.manifest(), entry.get(), cp)) {
             return Set.of();
         }
         try {
@@ -240,10 +282,10 @@ public final class BackupCommand implements Callable<Integer> {
 
     @SuppressWarnings("try") // the renderer only needs closing
     private BackupStats backupImage(Datastore ds, SnapshotWriter writer, ArchiveSpec spec, Set<Digest> known,
-            int threads) throws IOException {
+            int threads, CryptOptions.Params cp) throws IOException {
         Path path = spec.path();
         long size = BlockDevices.size(path);
-        ImageBackup engine = new ImageBackup().workers(threads);
+        ImageBackup engine = new ImageBackup().workers(threads).crypt(cp.chunkKey());
         Progress progress = new Progress(size);
         ImageBackup.Result result;
         try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ);
@@ -252,18 +294,18 @@ public final class BackupCommand implements Callable<Integer> {
             result = engine.run(in, size, new LocalChunkSink(ds.chunkStore(), known), UUID.randomUUID(),
                     Instant.now().getEpochSecond(), path.toString());
         }
-        writer.addFixedIndex(spec.serverName(), result.index());
+        writer.addFixedIndex(spec.serverName(), result.index(), cp.mode());
         output.info(ctx, Summary.backup(spec.serverName(), result.stats()));
         return result.stats();
     }
 
-    private void backupBlob(SnapshotWriter writer, ArchiveSpec spec) throws IOException {
+    private void backupBlob(SnapshotWriter writer, ArchiveSpec spec, CryptOptions.Params cp) throws IOException {
         byte[] data = Files.readAllBytes(spec.path());
         if (data.length > FileFormats.MAX_BLOB_SIZE) {
             throw new IllegalArgumentException("archive '" + spec.cliName() + "': " + spec.path()
                     + " is too large for a blob (" + data.length + " bytes)");
         }
-        DataBlob blob = DataBlob.encode(data, 0, data.length, true);
+        DataBlob blob = DataBlob.encode(data, 0, data.length, true, cp.chunkKey());
         writer.addBlob(spec.serverName(), blob);
         output.info(ctx, spec.serverName() + ": " + Units.bytes(data.length) + " (" + data.length + " bytes), stored "
                 + Units.bytes(blob.rawLength()));

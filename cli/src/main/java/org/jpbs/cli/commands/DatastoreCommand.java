@@ -6,8 +6,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code jpbs datastore}: the datastore management commands; alone it prints its usage (exit 2). */
-@Command(name = "datastore", description = "Manage local datastores.",
-        subcommands = {DatastoreCreateCommand.class})
+@Command(name = "datastore", description = "Manage local datastores and datastore.cfg.",
+        subcommands = {DatastoreCreateCommand.class, DatastoreListCommand.class, DatastoreShowCommand.class,
+            DatastoreUpdateCommand.class, DatastoreRemoveCommand.class})
 public final class DatastoreCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;

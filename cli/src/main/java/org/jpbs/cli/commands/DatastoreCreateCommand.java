@@ -1,9 +1,19 @@
 package org.jpbs.cli.commands;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
+import org.jpbs.cli.admin.ConfigDirOption;
 import org.jpbs.datastore.chunks.SyncLevel;
+import org.jpbs.datastore.config.DatastoreConfig;
+import org.jpbs.datastore.config.DatastoreConfigStore;
+import org.jpbs.datastore.config.DatastoreTuning;
+import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.snapshot.Datastore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -11,23 +21,37 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jpbs datastore create PATH [--sync-level none|file|filesystem]}: creates an empty
- * datastore (the {@code .chunks} directory with its 65536 subdirectories and {@code .lock},
- * spec {@code pbs-formats.md} §6, §7).
+ * {@code jpbs datastore create [NAME] PATH}: creates an empty datastore (the {@code .chunks}
+ * directory with its 65536 subdirectories and {@code .lock}, spec {@code pbs-formats.md} §6, §7).
+ * With a NAME it is also added to {@code datastore.cfg} in the config directory (spec
+ * {@code pbs-datastore-ops.md} §4.1) with the given options, so {@code jpbs serve} serves it;
+ * {@code --reuse} registers an existing datastore instead of creating one. The config is
+ * checked before anything is created; if writing it fails, the new datastore is removed again.
  */
-@Command(name = "create", description = "Create a new, empty datastore at PATH.")
+@Command(name = "create", description = {"Create a new, empty datastore at PATH.",
+    "With NAME, also add it to datastore.cfg (served by 'jpbs serve')."})
 public final class DatastoreCreateCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
 
     private final CliContext ctx;
 
-    @Parameters(index = "0", paramLabel = "PATH", description = "Directory of the new datastore (must not be a datastore yet).")
-    String path;
+    @Parameters(arity = "1..2", paramLabel = "[NAME] PATH",
+            description = "Datastore name (3..32 characters) and directory (must not be a datastore yet).")
+    List<String> args;
 
-    @Option(names = "--sync-level", paramLabel = "LEVEL", defaultValue = "filesystem",
-            description = "How hard writes are pushed to disk: none, file or filesystem (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sync-level", paramLabel = "LEVEL",
+            description = "How hard writes are pushed to disk: none, file or filesystem (default: filesystem).")
     String syncLevel;
+
+    @Option(names = "--reuse", description = "With NAME: register an existing datastore at PATH instead of creating one.")
+    boolean reuse;
+
+    @Mixin
+    DatastoreOptions options;
+
+    @Mixin
+    ConfigDirOption configDir;
 
     @Mixin
     OutputOptions output;
@@ -39,17 +63,63 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SyncLevel level;
-        try {
-            level = SyncLevel.parse(syncLevel);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--sync-level: " + e.getMessage(), e);
+        SyncLevel level = SyncLevel.DEFAULT;
+        if (syncLevel != null) {
+            try {
+                level = SyncLevel.parse(syncLevel);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--sync-level: " + e.getMessage(), e);
+            }
         }
-        if (path.isEmpty()) {
+        String pathArg = args.getLast();
+        if (pathArg.isEmpty()) {
             throw new IllegalArgumentException("PATH must not be empty");
         }
-        Datastore ds = Datastore.create(Path.of(path), level);
-        output.info(ctx, "created datastore " + ds.root());
+        Path path = Path.of(pathArg).toAbsolutePath().normalize();
+        if (args.size() == 1) {
+            if (reuse || !options.properties().isEmpty()) {
+                throw new IllegalArgumentException("--reuse and the datastore.cfg options need a NAME: create NAME PATH");
+            }
+            Datastore ds = Datastore.create(path, level);
+            output.info(ctx, "created datastore " + ds.root());
+            return 0;
+        }
+        String name = DatastoreConfig.checkName(args.getFirst());
+        Map<String, String> props = new LinkedHashMap<>(options.properties());
+        props.put("path", path.toString());
+        if (syncLevel != null) {
+            DatastoreTuning t = props.containsKey("tuning") ? DatastoreTuning.parse(props.get("tuning")) : DatastoreTuning.DEFAULTS;
+            props.put("tuning", t.with("sync-level", level.text()).format());
+        }
+        DatastoreConfig cfg = new DatastoreConfig(name, props); // validates every option
+        DatastoreConfigStore store = DatastoreConfigStore.open(configDir.resolve(ctx));
+        store.read().withDatastore(cfg); // refuse a known name or path before creating anything
+        boolean created = false;
+        if (reuse) {
+            Datastore.open(path);
+        } else {
+            Datastore.create(path, cfg.tuning().syncLevel());
+            created = true;
+        }
+        try {
+            store.update(f -> f.withDatastore(cfg));
+        } catch (IOException | RuntimeException e) {
+            if (created) {
+                removeCreated(path, e);
+            }
+            throw e;
+        }
+        output.info(ctx, (reuse ? "added" : "created") + " datastore '" + name + "' at " + path + " (" + store.file() + ")");
         return 0;
+    }
+
+    private static void removeCreated(Path path, Exception cause) {
+        try {
+            AtomicFiles.deleteTree(path.resolve(".chunks"));
+            Files.deleteIfExists(path.resolve(".lock"));
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            cause.addSuppressed(e);
+        }
     }
 }

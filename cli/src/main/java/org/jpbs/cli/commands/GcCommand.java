@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.client.progress.Units;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.gc.GarbageCollector;
 import org.jpbs.datastore.gc.GcFs;
 import org.jpbs.datastore.gc.GcResult;
@@ -46,7 +47,7 @@ public final class GcCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Datastore ds = repo.open(ctx, false);
+        Datastore ds = repo.open(ctx, false, Operation.WRITE);
         GcLog log = new GcLog(ctx, output);
         GcResult r;
         try {

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.client.progress.Units;
 import org.jpbs.core.api.Upid;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.gc.GcStatus;
 import org.jpbs.datastore.snapshot.Datastore;
 import picocli.CommandLine.Command;
@@ -42,7 +43,7 @@ public final class GcStatusCommand implements Callable<Integer> {
         if (!format.equals("text") && !format.equals("json")) {
             throw new IllegalArgumentException("--output-format must be text or json, got '" + format + "'");
         }
-        Datastore ds = repo.open(ctx, false);
+        Datastore ds = repo.open(ctx, false, Operation.READ);
         Optional<GcStatus> st = GcStatus.read(ds.root());
         if (st.isEmpty()) {
             throw new IllegalStateException("no garbage collection has run on " + ds.root() + " (no "

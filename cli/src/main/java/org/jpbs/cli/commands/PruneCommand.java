@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.prune.PruneDecision;
 import org.jpbs.datastore.prune.PruneMark;
 import org.jpbs.datastore.prune.PruneOptions;
@@ -70,7 +71,7 @@ public final class PruneCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
         BackupGroupRef g = BackupGroupRef.parse(Snapshots.namespace(ns), group);
-        Datastore ds = repo.open(ctx, false);
+        Datastore ds = repo.open(ctx, false, Operation.WRITE);
         if (ds.listSnapshots(g).isEmpty()) {
             throw new IllegalArgumentException("group " + Snapshots.describe(g) + " has no snapshots");
         }

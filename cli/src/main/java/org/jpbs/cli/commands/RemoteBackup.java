@@ -13,6 +13,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.jpbs.cli.CliContext;
+import org.jpbs.cli.keys.CryptOptions;
+import org.jpbs.core.crypto.MasterKey;
 import org.jpbs.cli.local.BlockDevices;
 import org.jpbs.client.backup.BackupStats;
 import org.jpbs.client.backup.ImageBackup;
@@ -50,12 +52,14 @@ final class RemoteBackup {
     private final OutputOptions output;
     private final int workers;
     private final int uploadConcurrency;
+    private final CryptOptions.Params cp;
 
-    RemoteBackup(CliContext ctx, OutputOptions output, int workers, int uploadConcurrency) {
+    RemoteBackup(CliContext ctx, OutputOptions output, int workers, int uploadConcurrency, CryptOptions.Params cp) {
         this.ctx = ctx;
         this.output = output;
         this.workers = workers;
         this.uploadConcurrency = uploadConcurrency;
+        this.cp = cp;
     }
 
     /** Runs the backup; returns the exit code. */
@@ -74,6 +78,14 @@ final class RemoteBackup {
                 } else {
                     manifest.addFile(backupBlob(bc, spec));
                 }
+            }
+            if (cp.master() != null) {
+                DataBlob keyBlob = MasterKey.encryptKey(cp.master(), cp.crypt(), cp.keyCreated());
+                bc.uploadBlob(MasterKey.BLOB_NAME, keyBlob);
+                manifest.addFile(new FileEntry(MasterKey.BLOB_NAME, cp.mode(), keyBlob.rawLength(), Digest.sha256(keyBlob.raw())));
+            }
+            if (cp.crypt() != null && cp.mode() != CryptMode.NONE) {
+                manifest.sign(cp.crypt());
             }
             bc.finish(manifest);
             output.info(ctx, String.format(Locale.ROOT, "snapshot %s on %s: %d archive%s, %s new of %s, %d chunks uploaded (%s), %s",
@@ -122,14 +134,14 @@ final class RemoteBackup {
         Set<Digest> known = knownDigests(bc, spec, previous);
         int wid = bc.createFixedIndex(spec.serverName(), size, null);
         RemoteBackupWriter sink = new RemoteBackupWriter(bc, wid, known);
-        ImageBackup engine = new ImageBackup().workers(workers);
+        ImageBackup engine = new ImageBackup().workers(workers).crypt(cp.chunkKey());
         Progress progress = new Progress(size);
         ImageBackup.Result result;
         try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ);
                 ProgressRenderer renderer = output.startProgress(ctx, progress, spec.cliName() + ": ")) {
             engine.progress(progress);
             result = engine.run(in, size, sink, UUID.randomUUID(), Instant.now().getEpochSecond(), path.toString());
-            entry[0] = sink.finish(spec.serverName(), result.index());
+            entry[0] = sink.finish(spec.serverName(), result.index(), cp.mode());
         }
         BackupStats stats = result.stats();
         output.info(ctx, Summary.backup(spec.serverName(), stats));
@@ -142,7 +154,7 @@ final class RemoteBackup {
             return Set.of();
         }
         Optional<FileEntry> e = previous.get().file(spec.serverName());
-        if (e.isEmpty() || e.get().cryptMode() != CryptMode.NONE) {
+        if (e.isEmpty() || !BackupCommand.reusable(previous.get(), e.get(), cp)) {
             return Set.of();
         }
         try {
@@ -168,10 +180,10 @@ final class RemoteBackup {
             throw new IllegalArgumentException("archive '" + spec.cliName() + "': " + spec.path()
                     + " is too large for a blob (" + data.length + " bytes)");
         }
-        DataBlob blob = DataBlob.encode(data, 0, data.length, true);
+        DataBlob blob = DataBlob.encode(data, 0, data.length, true, cp.chunkKey());
         bc.uploadBlob(spec.serverName(), blob);
         output.info(ctx, spec.serverName() + ": " + Units.bytes(data.length) + " (" + data.length + " bytes), uploaded "
                 + Units.bytes(blob.rawLength()));
-        return new FileEntry(spec.serverName(), CryptMode.NONE, blob.rawLength(), Digest.sha256(blob.raw()));
+        return new FileEntry(spec.serverName(), cp.mode(), blob.rawLength(), Digest.sha256(blob.raw()));
     }
 }

@@ -13,9 +13,8 @@ import org.jpbs.client.restore.PipelinedRestore;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
-import org.jpbs.core.errors.EncryptedDataException;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.index.IndexFile;
-import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
@@ -35,15 +34,13 @@ final class RemoteRestore {
 
     @SuppressWarnings("try") // the progress renderer only needs closing
     int run(PbsClient pbs, BackupNamespace ns, String snapshot, String serverName, String target, boolean sparse,
-            int fetchConcurrency, int workers) throws IOException {
+            int fetchConcurrency, int workers, CryptConfig crypt) throws IOException {
         BackupSnapshotRef ref = Snapshots.resolve(pbs, ns, snapshot);
         try (RemoteChunkReader reader = RemoteChunkReader.open(pbs, ref)) {
             FileEntry entry = reader.entry(serverName);
-            if (entry.cryptMode() == CryptMode.ENCRYPT) {
-                throw new EncryptedDataException(serverName);
-            }
+            CryptConfig key = RestoreCommand.checkKey(reader.manifest(), entry, crypt, Snapshots.describe(ref));
             if (serverName.endsWith(".blob")) {
-                byte[] data = reader.readBlob(serverName);
+                byte[] data = reader.readBlob(serverName, key);
                 try (RestoreTarget out = RestoreTarget.open(target, data.length, ctx.rawOut())) {
                     out.writeAll(data);
                     out.commit();
@@ -55,7 +52,7 @@ final class RemoteRestore {
             IndexFile index = reader.openIndex(serverName);
             Progress progress = new Progress(index.size());
             PipelinedRestore engine = new PipelinedRestore().fetchConcurrency(fetchConcurrency).workers(workers)
-                    .progress(progress).sparse(sparse);
+                    .progress(progress).sparse(sparse).crypt(key);
             try (RestoreTarget out = RestoreTarget.open(target, index.size(), ctx.rawOut())) {
                 RestoreStats stats;
                 try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {

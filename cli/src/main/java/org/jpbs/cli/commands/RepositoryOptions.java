@@ -3,10 +3,16 @@ package org.jpbs.cli.commands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.jpbs.cli.CliContext;
+import org.jpbs.cli.admin.ConfigDirOption;
 import org.jpbs.client.remote.Credentials;
 import org.jpbs.client.remote.PbsClient;
 import org.jpbs.client.remote.Repository;
+import org.jpbs.datastore.config.DatastoreConfig;
+import org.jpbs.datastore.config.DatastoreConfigFile;
+import org.jpbs.datastore.config.DatastoreConfigStore;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.Datastore;
 import picocli.CommandLine.Option;
 
@@ -106,13 +112,19 @@ public final class RepositoryOptions {
     }
 
     /**
-     * Opens the local datastore.
+     * Opens the local datastore for an operation. If {@code datastore.cfg} (in
+     * {@code $JPBS_CONFIG_DIR} or {@code ~/.config/jpbs}) has a datastore at this path, its
+     * maintenance mode must allow the operation (spec {@code pbs-datastore-ops.md} §4.3);
+     * nothing is created or touched otherwise.
      *
      * @param create create it if missing (always done for the default location)
-     * @throws IOException e.g. "not a datastore: PATH (no .chunks directory)"
+     * @param op     {@link Operation#WRITE} for backups, {@link Operation#READ} for restores and listings
+     * @throws IOException e.g. "not a datastore: PATH (no .chunks directory)", or the
+     *                     maintenance refusal "datastore 'x' is in offline maintenance mode: ..."
      */
-    public Datastore open(CliContext ctx, boolean create) throws IOException {
+    public Datastore open(CliContext ctx, boolean create, Operation op) throws IOException {
         Location loc = location(ctx);
+        checkMaintenance(ctx, loc.path(), op);
         if (create || loc.isDefault()) {
             if (loc.isDefault()) {
                 Files.createDirectories(loc.path().getParent());
@@ -124,5 +136,41 @@ public final class RepositoryOptions {
                     + loc.path() + "' or run a backup)");
         }
         return Datastore.open(loc.path());
+    }
+
+    /**
+     * Refuses {@code op} on the datastore at {@code path} if {@code datastore.cfg} names it with
+     * a maintenance mode that does not allow it. A missing config file allows everything.
+     *
+     * @throws IOException the refusal, or if the config cannot be read or parsed
+     */
+    static void checkMaintenance(CliContext ctx, Path path, Operation op) throws IOException {
+        Path file = ConfigDirOption.defaultDir(ctx).resolve(DatastoreConfigStore.FILE);
+        if (!Files.isRegularFile(file)) {
+            return;
+        }
+        DatastoreConfigFile cfg;
+        try {
+            cfg = DatastoreConfigFile.parse(Files.readString(file), file.toString());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        Path me = canonical(path);
+        for (DatastoreConfig c : cfg.datastores()) {
+            if (canonical(c.path()).equals(me)) {
+                Optional<String> refusal = c.refusal(op);
+                if (refusal.isPresent()) {
+                    throw new IOException(refusal.get());
+                }
+            }
+        }
+    }
+
+    private static Path canonical(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p.toAbsolutePath().normalize();
+        }
     }
 }

@@ -4,6 +4,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
+import org.jpbs.cli.keys.CryptOptions;
+import org.jpbs.core.crypto.CryptConfig;
+import org.jpbs.core.crypto.Fingerprint;
+import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.cli.local.RestoreTarget;
 import org.jpbs.client.progress.Progress;
 import org.jpbs.client.progress.ProgressRenderer;
@@ -20,6 +24,7 @@ import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotReader;
+import org.jpbs.datastore.config.Operation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -68,6 +73,9 @@ public final class RestoreCommand implements Callable<Integer> {
     Integer fetchConcurrency;
 
     @Mixin
+    CryptOptions crypto;
+
+    @Mixin
     OutputOptions output;
 
     @Parameters(index = "0", paramLabel = "SNAPSHOT", description = "type/id/time or type/id (latest).")
@@ -103,21 +111,20 @@ public final class RestoreCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("ARCHIVE: " + e.getMessage(), e);
         }
+        CryptConfig crypt = crypto.forRestore(ctx);
         if (repo.isRemote(ctx)) {
             try (var pbs = repo.client(ctx)) {
                 return new RemoteRestore(ctx, output).run(pbs, Snapshots.namespace(ns), snapshot, serverName, target,
-                        sparse, fetches, threads);
+                        sparse, fetches, threads, crypt);
             }
         }
-        Datastore ds = repo.open(ctx, false);
+        Datastore ds = repo.open(ctx, false, Operation.READ);
         BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
         SnapshotReader reader = ds.openSnapshot(ref);
         FileEntry entry = findEntry(reader, ref, serverName);
-        if (entry.cryptMode() == CryptMode.ENCRYPT) {
-            throw new EncryptedDataException(serverName);
-        }
+        CryptConfig key = checkKey(reader.manifest(), entry, crypt, Snapshots.describe(ref));
         if (serverName.endsWith(".blob")) {
-            byte[] data = reader.readBlob(serverName);
+            byte[] data = reader.readBlob(serverName, key);
             try (RestoreTarget out = RestoreTarget.open(target, data.length, ctx.rawOut())) {
                 out.writeAll(data);
                 out.commit();
@@ -128,7 +135,7 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         IndexFile index = reader.openIndex(serverName);
         Progress progress = new Progress(index.size());
-        ImageRestore engine = new ImageRestore().workers(threads).progress(progress);
+        ImageRestore engine = new ImageRestore().workers(threads).progress(progress).crypt(key);
         try (RestoreTarget out = RestoreTarget.open(target, index.size(), ctx.rawOut())) {
             RestoreStats stats;
             try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {
@@ -142,6 +149,31 @@ public final class RestoreCommand implements Callable<Integer> {
             output.info(ctx, Summary.restore(serverName, out.description(), stats));
         }
         return 0;
+    }
+
+    /**
+     * Checks the key against a snapshot before anything is written, as the PBS client does:
+     * an encrypted archive needs a key; a manifest naming a key fingerprint needs that key
+     * ({@code wrong key - manifest's key A does not match provided key B}); a signed manifest
+     * must verify with it.
+     *
+     * @param crypt    the key given (or the default key), or null
+     * @param snapshot the snapshot, for messages
+     * @return the key to decrypt the archive with (null for an unencrypted one)
+     * @throws EncryptedDataException if the archive is encrypted and there is no key
+     * @throws org.jpbs.core.errors.CryptoException on a key mismatch or a bad signature
+     */
+    static CryptConfig checkKey(BackupManifest manifest, FileEntry entry, CryptConfig crypt, String snapshot)
+            throws java.io.IOException {
+        if (entry.cryptMode() == CryptMode.ENCRYPT && crypt == null) {
+            Optional<Fingerprint> fp = manifest.keyFingerprint();
+            String where = snapshot + ": " + entry.filename();
+            throw fp.isPresent() ? new EncryptedDataException(where, "manifest was created with key " + fp.get()
+                    + " (give it with --keyfile)") : new EncryptedDataException(where);
+        }
+        manifest.checkFingerprint(crypt, snapshot);
+        manifest.verify(crypt, snapshot);
+        return entry.cryptMode() == CryptMode.ENCRYPT ? crypt : null;
     }
 
     /** A positive integer from the environment, or {@code dflt} if unset. */

@@ -9,6 +9,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.config.Operation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -51,7 +52,7 @@ public final class SnapshotFilesCommand implements Callable<Integer> {
                 }
             }
         } else {
-            Datastore ds = repo.open(ctx, false);
+            Datastore ds = repo.open(ctx, false, Operation.READ);
             BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
             manifest = ds.openSnapshot(ref).manifest();
         }

@@ -16,6 +16,7 @@ import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotInfo;
+import org.jpbs.datastore.config.Operation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,7 +56,7 @@ public final class SnapshotListCommand implements Callable<Integer> {
                 return listRemote(pbs);
             }
         }
-        Datastore ds = repo.open(ctx, false);
+        Datastore ds = repo.open(ctx, false, Operation.READ);
         List<BackupNamespace> namespaces;
         if (ns != null) {
             namespaces = List.of(Snapshots.namespace(ns));

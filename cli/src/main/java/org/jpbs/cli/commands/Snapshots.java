@@ -9,7 +9,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.datastore.snapshot.Datastore;
 
 /** Parsing of the SNAPSHOT and {@code --ns} arguments shared by several commands. */
-final class Snapshots {
+public final class Snapshots {
     private Snapshots() {}
 
     /**
@@ -17,7 +17,7 @@ final class Snapshots {
      *
      * @throws IllegalArgumentException naming the option
      */
-    static BackupNamespace namespace(String ns) {
+    public static BackupNamespace namespace(String ns) {
         if (ns == null || ns.isEmpty() || ns.equals("/")) {
             return BackupNamespace.ROOT;
         }
@@ -35,7 +35,7 @@ final class Snapshots {
      * @throws IllegalArgumentException naming the value if it is malformed or the group has no
      *         finished snapshot
      */
-    static BackupSnapshotRef resolve(Datastore ds, BackupNamespace ns, String spec) throws IOException {
+    public static BackupSnapshotRef resolve(Datastore ds, BackupNamespace ns, String spec) throws IOException {
         long slashes = spec.chars().filter(c -> c == '/').count();
         if (slashes == 1) {
             BackupGroupRef group = BackupGroupRef.parse(ns, spec);
@@ -68,12 +68,12 @@ final class Snapshots {
     }
 
     /** {@code host/x} or {@code ns a/b: host/x}. */
-    static String describe(BackupGroupRef g) {
+    public static String describe(BackupGroupRef g) {
         return g.ns().isRoot() ? g.toString() : "ns " + g.ns() + ": " + g;
     }
 
     /** {@code host/x/T} or {@code ns a/b: host/x/T}. */
-    static String describe(BackupSnapshotRef s) {
+    public static String describe(BackupSnapshotRef s) {
         return s.group().ns().isRoot() ? s.toString() : "ns " + s.group().ns() + ": " + s;
     }
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.tuning.Tuning;
 import org.jpbs.datastore.verify.SnapshotVerifyResult;
@@ -73,7 +74,7 @@ public final class VerifyCommand implements Callable<Integer> {
         Tuning tuning = to.toTuning();
         VerifyOptions opts = new VerifyOptions(ignoreVerified, outdatedAfter, tuning.threads(), tuning.chunkOrder(),
                 Instant.now());
-        Datastore ds = repo.open(ctx, false);
+        Datastore ds = repo.open(ctx, false, Operation.WRITE);
         VerifyReport report;
         try (Verifier v = new Verifier(ds, opts, "root@pam", new Verifier.Listener() {
             @Override

@@ -4,21 +4,17 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import org.jpbs.client.ChunkSink;
 import org.jpbs.client.Workers;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.FileFormats;
-import org.jpbs.core.blob.DataBlob;
-import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.blob.ZeroChunks;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.FixedIndexBuilder;
@@ -32,7 +28,7 @@ import org.jpbs.core.index.FixedIndexBuilder;
  * {@code workers} threads each reads its slice with a positional read, computes SHA-256, detects
  * all-zero chunks ({@link ZeroChunks}), asks the sink whether the chunk is known (then only
  * {@link ChunkSink#reuse}), and otherwise compresses it (zstd, kept only if smaller) and calls
- * {@link ChunkSink#insert}. Each result goes into its own slot of a {@link FixedIndexBuilder};
+ * {@link ChunkSink#insert} ({@link ChunkProcessor}). Each result goes into its own slot of a {@link FixedIndexBuilder};
  * no lock is held across a chunk. A semaphore of {@code window} permits bounds the chunk
  * buffers in flight (default {@code 2 * workers + 2}), so memory is about
  * {@code window * chunkSize} bytes whatever the image size. The zero chunk blob is stored at most
@@ -46,6 +42,7 @@ public final class ImageBackup {
     private int workers = Runtime.getRuntime().availableProcessors();
     private int window = -1;
     private boolean compress = true;
+    private CryptConfig crypt;
     private ProgressListener progress = ProgressListener.NONE;
 
     /** Result of a run: the finished index and the counters. */
@@ -85,6 +82,21 @@ public final class ImageBackup {
     public ImageBackup compress(boolean on) {
         this.compress = on;
         return this;
+    }
+
+    /**
+     * Encrypts every chunk with this key (default null: unencrypted): digests become
+     * SHA-256(data ‖ id_key), blobs are compressed, then AES-256-GCM encrypted (spec
+     * {@code pbs-formats.md} §1, §2). The zero chunk is encrypted too (its digest depends on the key).
+     */
+    public ImageBackup crypt(CryptConfig key) {
+        this.crypt = key;
+        return this;
+    }
+
+    /** The key chunks are encrypted with, or null. */
+    public CryptConfig crypt() {
+        return crypt;
     }
 
     /** Receives the plaintext bytes of every finished chunk (default: none). */
@@ -130,12 +142,11 @@ public final class ImageBackup {
         long start = System.nanoTime();
         int count = FixedIndex.chunkCount(size, chunkSize);
         FixedIndexBuilder builder = new FixedIndexBuilder(size, chunkSize);
-        Counters counters = new Counters();
+        ChunkProcessor processor = new ChunkProcessor(sink, compress, crypt);
         int permits = window();
         Semaphore slots = new Semaphore(permits);
         ConcurrentLinkedQueue<byte[]> buffers = new ConcurrentLinkedQueue<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Set<Integer> zeroSeen = ConcurrentHashMap.newKeySet();
         ExecutorService pool = Workers.pool(workers, "jpbs-backup-worker");
         try {
             for (int i = 0; i < count && failure.get() == null; i++) {
@@ -153,7 +164,7 @@ public final class ImageBackup {
                         // each worker reads its own slice (positional reads are thread-safe),
                         // so one worker is one thread and N workers read in parallel too
                         readFully(in, data, len, pos, size, resource);
-                        Digest d = processChunk(data, len, sink, counters, zeroSeen);
+                        Digest d = processor.process(data, len);
                         builder.set(index, d);
                         progress.advance(len);
                     } catch (Throwable t) {
@@ -174,44 +185,7 @@ public final class ImageBackup {
         }
         Workers.rethrow(failure.get());
         FixedIndex index = builder.build(uuid, ctime);
-        return new Result(index, counters.stats(size, count, System.nanoTime() - start));
-    }
-
-    private Digest processChunk(byte[] data, int len, ChunkSink sink, Counters c, Set<Integer> zeroSeen)
-            throws IOException {
-        if (ZeroChunks.isZero(data, 0, len)) {
-            Digest d = ZeroChunks.digest(len);
-            c.zeroChunks.increment();
-            c.zeroBytes.add(len);
-            if (zeroSeen.add(len)) {
-                if (sink.isKnown(d)) {
-                    sink.reuse(d);
-                } else {
-                    EncodedChunk chunk = new EncodedChunk(d, ZeroChunks.blob(len), len);
-                    if (sink.insert(chunk)) {
-                        c.storedBytes.add(chunk.blob().rawLength());
-                    }
-                }
-            }
-            return d;
-        }
-        Digest d = Digest.sha256(data, 0, len);
-        if (sink.isKnown(d)) {
-            sink.reuse(d);
-            c.reusedChunks.increment();
-            c.reusedBytes.add(len);
-            return d;
-        }
-        DataBlob blob = DataBlob.encode(data, 0, len, compress);
-        if (sink.insert(new EncodedChunk(d, blob, len))) {
-            c.newChunks.increment();
-            c.newBytes.add(len);
-            c.storedBytes.add(blob.rawLength());
-        } else {
-            c.reusedChunks.increment();
-            c.reusedBytes.add(len);
-        }
-        return d;
+        return new Result(index, processor.stats(size, count, System.nanoTime() - start));
     }
 
     private static void readFully(FileChannel in, byte[] buf, int len, long pos, long size, String resource)
@@ -223,22 +197,6 @@ public final class ImageBackup {
                 throw new IOException(resource + ": unexpected end of input at byte " + (pos + bb.position())
                         + " (expected " + size + " bytes; did it shrink during the backup?)");
             }
-        }
-    }
-
-    /** Thread-safe counters, summed at the end. */
-    private static final class Counters {
-        final LongAdder newChunks = new LongAdder();
-        final LongAdder newBytes = new LongAdder();
-        final LongAdder reusedChunks = new LongAdder();
-        final LongAdder reusedBytes = new LongAdder();
-        final LongAdder zeroChunks = new LongAdder();
-        final LongAdder zeroBytes = new LongAdder();
-        final LongAdder storedBytes = new LongAdder();
-
-        BackupStats stats(long size, int chunks, long nanos) {
-            return new BackupStats(size, chunks, newChunks.sum(), newBytes.sum(), reusedChunks.sum(),
-                    reusedBytes.sum(), zeroChunks.sum(), zeroBytes.sum(), storedBytes.sum(), nanos);
         }
     }
 }

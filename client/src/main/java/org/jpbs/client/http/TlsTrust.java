@@ -2,7 +2,6 @@ package org.jpbs.client.http;
 
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -95,7 +94,7 @@ public final class TlsTrust {
 
         /** An SSL context for a client connection using this verifier (JDK engine, TLS 1.3/1.2, no ALPN). */
         SslContext sslContext() throws SSLException {
-            return SslContextBuilder.forClient().sslProvider(SslProvider.JDK).trustManager((TrustManager) this)
+            return SslContextBuilder.forClient().sslProvider(TlsEngine.provider()).trustManager((TrustManager) this)
                     .protocols("TLSv1.3", "TLSv1.2").endpointIdentificationAlgorithm("HTTPS").build();
         }
 

@@ -19,6 +19,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.blob.ZeroChunks;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.index.FixedIndex;
@@ -66,10 +67,26 @@ public final class BackupSession implements AutoCloseable {
      *
      * @param uploadConcurrency chunk uploads in flight at most (default 16)
      * @param compress          zstd-compress chunks and blobs (kept only if smaller; default true)
+     * @param crypt             encrypt chunks and configs with this key and sign the manifest
+     *                          (spec {@code pbs-formats.md} §1, §2, §8), or null (default)
      */
-    public record Options(int uploadConcurrency, boolean compress) {
-        /** 16 uploads in flight, compression on. */
-        public static final Options DEFAULT = new Options(16, true);
+    public record Options(int uploadConcurrency, boolean compress, CryptConfig crypt) {
+        /** 16 uploads in flight, compression on, no encryption. */
+        public static final Options DEFAULT = new Options(16, true, null);
+
+        /** Without encryption. */
+        public Options(int uploadConcurrency, boolean compress) {
+            this(uploadConcurrency, compress, null);
+        }
+
+        /** A copy that encrypts with {@code key}. */
+        public Options withCrypt(CryptConfig key) {
+            return new Options(uploadConcurrency, compress, key);
+        }
+
+        CryptMode mode() {
+            return crypt == null ? CryptMode.NONE : CryptMode.ENCRYPT;
+        }
     }
 
     /** Counters of one image: chunks written by the caller, of those uploaded, and their encoded bytes. */
@@ -81,6 +98,7 @@ public final class BackupSession implements AutoCloseable {
     private final List<ImageWriter> images = new ArrayList<>();
     private final Map<String, FileEntry> entries = new LinkedHashMap<>();
     private final Set<Digest> knownFromPrevious = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, Digest> zeroDigests = new ConcurrentHashMap<>();
     private volatile String abortReason;
     private volatile boolean finished;
 
@@ -179,8 +197,10 @@ public final class BackupSession implements AutoCloseable {
             Optional<FileEntry> e = m.get().file(serverName);
             if (e.isEmpty()) {
                 why = "the previous snapshot has no '" + serverName + "'";
-            } else if (e.get().cryptMode() != CryptMode.NONE) {
-                why = "the previous '" + serverName + "' is encrypted";
+            } else if ((e.get().cryptMode() == CryptMode.ENCRYPT) != (options.crypt() != null)) {
+                why = "the previous '" + serverName + "' is " + (options.crypt() != null ? "not " : "") + "encrypted";
+            } else if (!sameKey(m.get())) {
+                why = "the previous snapshot was made with another key";
             } else {
                 try {
                     FixedIndex idx = client.previousFixedIndex(e.get());
@@ -198,6 +218,20 @@ public final class BackupSession implements AutoCloseable {
                     + " of this image, but " + why);
         }
         return null;
+    }
+
+    private boolean sameKey(BackupManifest previous) {
+        try {
+            previous.checkFingerprint(options.crypt(), "previous snapshot");
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private Digest zeroDigest(int len) {
+        CryptConfig c = options.crypt();
+        return c == null ? ZeroChunks.digest(len) : zeroDigests.computeIfAbsent(len, n -> c.computeDigest(new byte[n], 0, n));
     }
 
     /**
@@ -218,12 +252,15 @@ public final class BackupSession implements AutoCloseable {
         try {
             int len = w.chunkLength(i);
             boolean zero = data == null || ZeroChunks.isZero(data, 0, len);
-            Digest d = zero ? ZeroChunks.digest(len) : Digest.sha256(data, 0, len);
+            CryptConfig crypt = options.crypt();
+            Digest d = zero ? zeroDigest(len) : EncodedChunk.digest(data, 0, len, crypt);
             boolean uploaded = false;
             int encoded = 0;
             if (!knownFromPrevious.contains(d) && !client.isUploaded(d)) {
-                EncodedChunk c = zero ? new EncodedChunk(d, ZeroChunks.blob(len), len)
-                        : EncodedChunk.encode(data, 0, len, options.compress());
+                EncodedChunk c = zero
+                        ? new EncodedChunk(d, crypt == null ? ZeroChunks.blob(len)
+                                : DataBlob.encodeEncrypted(new byte[len], 0, len, true, crypt), len)
+                        : EncodedChunk.encode(data, 0, len, options.compress(), crypt);
                 uploaded = client.uploadChunk(w.wid, c).started();
                 encoded = c.blob().rawLength();
             }
@@ -267,7 +304,7 @@ public final class BackupSession implements AutoCloseable {
             Digest csum = idx.computeCsum();
             client.closeFixed(w.wid, w.appended(), w.size, csum);
             synchronized (this) {
-                entries.put(w.name, new FileEntry(w.name, CryptMode.NONE, w.size, csum));
+                entries.put(w.name, new FileEntry(w.name, options.mode(), w.size, csum));
             }
         } catch (IOException e) {
             throw aborted(e);
@@ -302,14 +339,14 @@ public final class BackupSession implements AutoCloseable {
                 throw new IllegalArgumentException("'" + serverName + "' was already added");
             }
         }
-        DataBlob blob = DataBlob.encode(data, 0, data.length, options.compress());
+        DataBlob blob = DataBlob.encode(data, 0, data.length, options.compress(), options.crypt());
         try {
             client.uploadBlob(serverName, blob);
         } catch (IOException e) {
             throw aborted(e);
         }
         synchronized (this) {
-            entries.put(serverName, new FileEntry(serverName, CryptMode.NONE, blob.rawLength(), Digest.sha256(blob.raw())));
+            entries.put(serverName, new FileEntry(serverName, options.mode(), blob.rawLength(), Digest.sha256(blob.raw())));
         }
     }
 
@@ -330,6 +367,9 @@ public final class BackupSession implements AutoCloseable {
                 }
             }
             entries.values().forEach(m::addFile);
+        }
+        if (options.crypt() != null) {
+            m.sign(options.crypt());
         }
         try {
             client.finish(m);

@@ -14,9 +14,14 @@ import org.jpbs.client.restore.PipelinedRestore;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.api.ArchiveName;
 import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.blob.ZeroChunks;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
+import org.jpbs.core.errors.EncryptedDataException;
+import org.jpbs.core.manifest.CryptMode;
+import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.BackupManifest;
@@ -53,12 +58,14 @@ public final class RestoreSession implements AutoCloseable {
 
     private final RemoteChunkReader reader;
     private final Options options;
+    private final CryptConfig crypt;
     private final Map<String, IndexFile> indexes = new HashMap<>();
     private final LinkedHashMap<Digest, byte[]> cache;
 
-    private RestoreSession(RemoteChunkReader reader, Options options) {
+    private RestoreSession(RemoteChunkReader reader, Options options, CryptConfig crypt) {
         this.reader = reader;
         this.options = options;
+        this.crypt = crypt;
         this.cache = new LinkedHashMap<>(16, 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
@@ -81,7 +88,41 @@ public final class RestoreSession implements AutoCloseable {
      */
     public static RestoreSession open(Repository repo, Credentials auth, BackupSnapshotRef snapshot, Options options)
             throws IOException {
-        return new RestoreSession(RemoteChunkReader.open(new PbsClient(repo, auth), snapshot), options);
+        return open(repo, auth, snapshot, options, null);
+    }
+
+    /**
+     * As {@link #open(Repository, Credentials, BackupSnapshotRef, Options)}, with the key of an
+     * encrypted or signed snapshot: its manifest must name this key and its signature must verify.
+     *
+     * @param crypt the key, or null
+     * @throws org.jpbs.core.errors.CryptoException if the snapshot was made with another key
+     *         (message names both fingerprints) or the signature does not verify
+     */
+    public static RestoreSession open(Repository repo, Credentials auth, BackupSnapshotRef snapshot, Options options,
+            CryptConfig crypt) throws IOException {
+        RemoteChunkReader r = RemoteChunkReader.open(new PbsClient(repo, auth), snapshot);
+        try {
+            if (crypt != null) {
+                r.manifest().verify(crypt, snapshot.toString());
+            }
+            return new RestoreSession(r, options, crypt);
+        } catch (IOException | RuntimeException e) {
+            r.close();
+            throw e;
+        }
+    }
+
+    /** The key for one archive: the session's key if the archive is encrypted, else null. */
+    private CryptConfig keyFor(String serverName) throws IOException {
+        FileEntry e = reader.entry(serverName);
+        if (e.cryptMode() != CryptMode.ENCRYPT) {
+            return null;
+        }
+        if (crypt == null) {
+            throw new EncryptedDataException(reader.snapshot() + ": " + serverName);
+        }
+        return crypt;
     }
 
     /** The snapshot's manifest (its files). */
@@ -139,7 +180,7 @@ public final class RestoreSession implements AutoCloseable {
             int inChunk = (int) (pos - start);
             int take = Math.min(n - done, len - inChunk);
             Digest d = idx.digest(i);
-            if (!(idx instanceof FixedIndex && d.equals(ZeroChunks.digest(len)))) {
+            if (!(idx instanceof FixedIndex && crypt == null && d.equals(ZeroChunks.digest(len)))) {
                 byte[] chunk = chunk(idx, i, image);
                 System.arraycopy(chunk, inChunk, out, done, take);
             }
@@ -157,8 +198,9 @@ public final class RestoreSession implements AutoCloseable {
             }
         }
         int len = idx.chunkLength(i);
-        byte[] data = reader.readChunk(d, len);
-        Digest actual = Digest.sha256(data);
+        CryptConfig key = keyFor(ArchiveName.toServerName(image));
+        byte[] data = reader.readChunk(d, len, key);
+        Digest actual = EncodedChunk.digest(data, 0, data.length, key);
         if (data.length != len || !actual.equals(d)) {
             throw new CorruptDataException("chunk " + d.hex(), -1, "content does not match its digest ("
                     + image + " chunk #" + i + ")");
@@ -185,7 +227,8 @@ public final class RestoreSession implements AutoCloseable {
     public RestoreStats restoreImage(String name, ChunkConsumer callback, ProgressListener progress) throws IOException {
         IndexFile idx = index(name);
         return new PipelinedRestore().fetchConcurrency(options.fetchConcurrency()).workers(options.workers())
-                .progress(progress).restore(idx, reader, callback, ArchiveName.toServerName(name));
+                .progress(progress).crypt(keyFor(ArchiveName.toServerName(name)))
+                .restore(idx, reader, callback, ArchiveName.toServerName(name));
     }
 
     /**
@@ -194,7 +237,8 @@ public final class RestoreSession implements AutoCloseable {
      * @throws IllegalArgumentException if the snapshot has no such file
      */
     public byte[] readConfig(String name) throws IOException {
-        return reader.readBlob(ArchiveName.toServerName(name));
+        String serverName = ArchiveName.toServerName(name);
+        return reader.readBlob(serverName, keyFor(serverName));
     }
 
     /** Ends the reader session. */

@@ -69,6 +69,14 @@ public final class RemoteBackupWriter implements ChunkSink {
      * @throws IOException if an upload failed or the server refuses the append or close
      */
     public FileEntry finish(String serverName, FixedIndex index) throws IOException {
+        return finish(serverName, index, CryptMode.NONE);
+    }
+
+    /**
+     * As {@link #finish(String, FixedIndex)}, with the crypt mode the manifest entry gets
+     * ({@code encrypt} when the chunks were encrypted, {@code sign-only} when only the manifest is signed).
+     */
+    public FileEntry finish(String serverName, FixedIndex index, CryptMode mode) throws IOException {
         client.awaitUploads();
         int n = index.chunkCount();
         Digest[] digests = new Digest[n];
@@ -80,6 +88,6 @@ public final class RemoteBackupWriter implements ChunkSink {
         client.appendFixed(wid, Arrays.asList(digests), offsets);
         Digest csum = index.computeCsum();
         client.closeFixed(wid, n, index.size(), csum);
-        return new FileEntry(serverName, CryptMode.NONE, index.size(), csum);
+        return new FileEntry(serverName, mode, index.size(), csum);
     }
 }

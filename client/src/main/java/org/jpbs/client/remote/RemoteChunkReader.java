@@ -11,6 +11,7 @@ import org.jpbs.client.restore.ChunkFetcher;
 import org.jpbs.core.ChunkSource;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.errors.MissingChunkException;
@@ -117,13 +118,23 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
      * @throws org.jpbs.core.errors.EncryptedDataException if it is encrypted
      */
     public byte[] readBlob(String serverName) throws IOException {
+        return readBlob(serverName, null);
+    }
+
+    /**
+     * As {@link #readBlob(String)}, decrypting an encrypted blob with {@code crypt}.
+     *
+     * @param crypt the key, or null
+     * @throws org.jpbs.core.errors.CryptoException if it does not decrypt with {@code crypt}
+     */
+    public byte[] readBlob(String serverName, CryptConfig crypt) throws IOException {
         FileEntry e = entry(serverName);
         byte[] raw = download(h2, serverName);
         String resource = ref + "/" + serverName;
         if (raw.length != e.size() || !Digest.sha256(raw).equals(e.csum())) {
             throw new CorruptDataException(resource, -1, "blob does not match the manifest");
         }
-        return DataBlob.wrap(raw, resource).decode(resource, -1);
+        return DataBlob.wrap(raw, resource).decode(resource, -1, crypt);
     }
 
     @Override
@@ -142,11 +153,11 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
                 });
     }
 
-    /** Fetches and decodes one chunk (blocking). */
+    /** Fetches and decodes one chunk (blocking), decrypting it with {@code crypt} if given. */
     @Override
-    public byte[] readChunk(Digest digest, int expectedSize) throws IOException {
+    public byte[] readChunk(Digest digest, int expectedSize, CryptConfig crypt) throws IOException {
         DataBlob blob = BackupClient.await(fetch(digest), "download of chunk " + digest.hex());
-        return blob.decode("chunk " + digest.hex(), expectedSize);
+        return blob.decode("chunk " + digest.hex(), expectedSize, crypt);
     }
 
     /** Ends the session. */

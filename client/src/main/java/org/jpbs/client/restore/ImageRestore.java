@@ -16,6 +16,7 @@ import org.jpbs.client.Workers;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.ChunkSource;
 import org.jpbs.core.blob.ZeroChunks;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.index.IndexFile;
@@ -27,7 +28,7 @@ import org.jpbs.core.index.IndexFile;
  * <p>A pool of {@code workers} threads fetches and decodes chunks ({@link ChunkSource#readChunk}),
  * at most {@code window} at a time (default {@code 2 * workers + 2}). Every decoded chunk is
  * checked: its length must equal the index's chunk length and, if {@code verify} is on
- * (default), its SHA-256 must equal its digest (true for unencrypted chunks, spec
+ * (default), its SHA-256 (with a key: SHA-256(data ‖ id_key)) must equal its digest (spec
  * {@code pbs-formats.md} §2) — otherwise a {@link CorruptDataException} naming the chunk.
  *
  * <p>Two kinds of target:
@@ -47,6 +48,7 @@ public final class ImageRestore {
     private int window = -1;
     private boolean sparse;
     private boolean verify = true;
+    private CryptConfig crypt;
     private ProgressListener progress = ProgressListener.NONE;
 
     /** Fetch/decode threads, at least 1 (default: available processors). */
@@ -79,6 +81,16 @@ public final class ImageRestore {
         return this;
     }
 
+    /**
+     * Decrypts encrypted chunks with this key (default null: an encrypted chunk fails with
+     * "encrypted, key needed"); digests are then checked as SHA-256(data ‖ id_key) and zero
+     * chunks recognised by their keyed digest.
+     */
+    public ImageRestore crypt(CryptConfig key) {
+        this.crypt = key;
+        return this;
+    }
+
     /** Receives the plaintext bytes of every finished chunk (default: none). */
     public ImageRestore progress(ProgressListener listener) {
         this.progress = listener == null ? ProgressListener.NONE : listener;
@@ -105,7 +117,7 @@ public final class ImageRestore {
             throws IOException {
         long start = System.nanoTime();
         int n = index.chunkCount();
-        ZeroDigests zeros = new ZeroDigests(index);
+        ZeroDigests zeros = new ZeroDigests(index, crypt);
         Counters c = new Counters();
         int permits = window();
         Semaphore slots = new Semaphore(permits);
@@ -166,7 +178,7 @@ public final class ImageRestore {
             throws IOException {
         long start = System.nanoTime();
         int n = index.chunkCount();
-        ZeroDigests zeros = new ZeroDigests(index);
+        ZeroDigests zeros = new ZeroDigests(index, crypt);
         Counters c = new Counters();
         int permits = window();
         ArrayDeque<Future<byte[]>> ahead = new ArrayDeque<>();
@@ -207,8 +219,8 @@ public final class ImageRestore {
 
     private byte[] fetch(IndexFile index, int i, ChunkSource source, String resource, Counters c)
             throws IOException {
-        byte[] data = source.readChunk(index.digest(i), index.chunkLength(i));
-        check(index, i, data, verify, resource);
+        byte[] data = source.readChunk(index.digest(i), index.chunkLength(i), crypt);
+        check(index, i, data, verify, crypt, resource);
         c.fetchedChunks.increment();
         c.fetchedBytes.add(index.chunkLength(i));
         return data;
@@ -220,7 +232,7 @@ public final class ImageRestore {
      *
      * @throws CorruptDataException naming the chunk, its number and offset
      */
-    static void check(IndexFile index, int i, byte[] data, boolean verify, String resource)
+    static void check(IndexFile index, int i, byte[] data, boolean verify, CryptConfig crypt, String resource)
             throws CorruptDataException {
         Digest d = index.digest(i);
         int len = index.chunkLength(i);
@@ -229,7 +241,7 @@ public final class ImageRestore {
                     + " bytes, but " + resource + " expects " + len + " (chunk #" + i + ")");
         }
         if (verify) {
-            Digest actual = Digest.sha256(data, 0, len);
+            Digest actual = org.jpbs.core.blob.EncodedChunk.digest(data, 0, len, crypt);
             if (!actual.equals(d)) {
                 throw new CorruptDataException("chunk " + d.hex(), -1, "content does not match its digest (hashes to "
                         + actual.hex() + "; " + resource + " chunk #" + i + " at byte " + index.chunkStart(i) + ")");

@@ -16,6 +16,7 @@ import org.jpbs.client.Workers;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.blob.ZeroChunks;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.IndexFile;
 
@@ -40,6 +41,7 @@ public final class PipelinedRestore {
     private int workers = Runtime.getRuntime().availableProcessors();
     private boolean sparse;
     private boolean verify = true;
+    private CryptConfig crypt;
     private ProgressListener progress = ProgressListener.NONE;
 
     /** Chunk fetches in flight, at least 1. */
@@ -69,6 +71,16 @@ public final class PipelinedRestore {
     /** Check each chunk's SHA-256 against its digest (default on). */
     public PipelinedRestore verify(boolean on) {
         this.verify = on;
+        return this;
+    }
+
+    /**
+     * Decrypts encrypted chunks with this key (default null: an encrypted chunk fails with
+     * "encrypted, key needed"); digests are then checked as SHA-256(data ‖ id_key) and zero
+     * chunks recognised by their keyed digest.
+     */
+    public PipelinedRestore crypt(CryptConfig key) {
+        this.crypt = key;
         return this;
     }
 
@@ -113,7 +125,7 @@ public final class PipelinedRestore {
      */
     public RestoreStats restore(IndexFile index, ChunkFetcher fetcher, FileChannel target, String resource)
             throws IOException {
-        ZeroDigests zeros = new ZeroDigests(index);
+        ZeroDigests zeros = new ZeroDigests(index, crypt);
         return run(index, fetcher, resource, sparse, (i, data, len, c) -> {
             if (data == null) {
                 data = zeros.buffer(len);
@@ -130,7 +142,7 @@ public final class PipelinedRestore {
             throws IOException {
         long start = System.nanoTime();
         int n = index.chunkCount();
-        ZeroDigests zeros = new ZeroDigests(index);
+        ZeroDigests zeros = new ZeroDigests(index, crypt);
         Counters c = new Counters();
         int permits = fetchConcurrency + workers;
         Semaphore window = new Semaphore(permits);
@@ -223,7 +235,7 @@ public final class PipelinedRestore {
             throws IOException {
         long start = System.nanoTime();
         int n = index.chunkCount();
-        ZeroDigests zeros = new ZeroDigests(index);
+        ZeroDigests zeros = new ZeroDigests(index, crypt);
         Counters c = new Counters();
         int permits = fetchConcurrency + workers;
         Semaphore fetchSlots = new Semaphore(fetchConcurrency);
@@ -283,8 +295,8 @@ public final class PipelinedRestore {
 
     private byte[] decode(IndexFile index, int i, DataBlob blob, String resource) throws IOException {
         Digest d = index.digest(i);
-        byte[] data = blob.decode("chunk " + d.hex(), index.chunkLength(i));
-        ImageRestore.check(index, i, data, verify, resource);
+        byte[] data = blob.decode("chunk " + d.hex(), index.chunkLength(i), crypt);
+        ImageRestore.check(index, i, data, verify, crypt, resource);
         return data;
     }
 

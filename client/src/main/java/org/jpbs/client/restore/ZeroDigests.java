@@ -1,6 +1,7 @@
 package org.jpbs.client.restore;
 
 import org.jpbs.core.blob.ZeroChunks;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.IndexFile;
@@ -8,7 +9,8 @@ import org.jpbs.core.index.IndexFile;
 /**
  * Zero-chunk digests of a fixed index (at most two lengths: the chunk size and the last
  * chunk's length) and a shared read-only zero buffer. A dynamic index has variable chunk
- * lengths; its zero chunks are not recognised by digest.
+ * lengths; its zero chunks are not recognised by digest. With a key the digests are keyed
+ * (spec {@code pbs-formats.md} §2).
  */
 final class ZeroDigests {
     private final Digest full;
@@ -18,15 +20,24 @@ final class ZeroDigests {
     private volatile byte[] zeros = new byte[0];
 
     ZeroDigests(IndexFile index) {
+        this(index, null);
+    }
+
+    /** With a key, zero chunks have the keyed digest SHA-256(zeros ‖ id_key). */
+    ZeroDigests(IndexFile index, CryptConfig crypt) {
         if (index instanceof FixedIndex fixed && fixed.chunkCount() > 0) {
             fullLen = fixed.chunkSize();
-            full = ZeroChunks.digest(fullLen);
+            full = zeroDigest(fullLen, crypt);
             lastLen = fixed.chunkLength(fixed.chunkCount() - 1);
-            last = lastLen == fullLen ? full : ZeroChunks.digest(lastLen);
+            last = lastLen == fullLen ? full : zeroDigest(lastLen, crypt);
         } else {
             full = last = null;
             fullLen = lastLen = -1;
         }
+    }
+
+    private static Digest zeroDigest(int len, CryptConfig crypt) {
+        return crypt == null ? ZeroChunks.digest(len) : crypt.computeDigest(new byte[len], 0, len);
     }
 
     boolean isZero(Digest d, int len) {

@@ -173,20 +173,23 @@ class PipelinedRestoreTest {
     @Test
     void failuresArePropagated() throws IOException {
         Digest missing = index.digest(2);
-        store.chunks.remove(missing);
+        DataBlob original = store.chunks.remove(missing);
+        // gate 1: every fetch completes; a higher gate can hold a fetch back for ever once the
+        // restore stops issuing fetches after the failure (the restore then waits for it: a hang)
         MissingChunkException e = assertThrows(MissingChunkException.class, () -> new PipelinedRestore()
-                .fetchConcurrency(4).restore(index, new GatedFetcher(4), (o, b, l) -> { }, "src.img.fidx"));
+                .fetchConcurrency(4).restore(index, new GatedFetcher(1), (o, b, l) -> { }, "src.img.fidx"));
         assertEquals(missing, e.digest());
         assertThrows(MissingChunkException.class, () -> new PipelinedRestore().fetchConcurrency(2)
-                .restore(index, new GatedFetcher(2), new ByteArrayOutputStream(), "src.img.fidx"));
+                .restore(index, new GatedFetcher(1), new ByteArrayOutputStream(), "src.img.fidx"));
 
         byte[] other = new byte[MIB];
         new Random(3).nextBytes(other);
         store.chunks.put(missing, DataBlob.encode(other, 0, other.length, true));
         CorruptDataException c = assertThrows(CorruptDataException.class, () -> new PipelinedRestore()
-                .restore(index, new GatedFetcher(3), (o, b, l) -> { }, "src.img.fidx"));
+                .restore(index, new GatedFetcher(1), (o, b, l) -> { }, "src.img.fidx"));
         assertTrue(c.getMessage().contains(missing.hex()), c.getMessage());
 
+        store.chunks.put(missing, original); // else the corrupt chunk may fail first
         IOException fromConsumer = assertThrows(IOException.class, () -> new PipelinedRestore()
                 .restore(index, d -> CompletableFuture.completedFuture(store.chunks.get(d)), (o, b, l) -> {
                     if (o == 0) {

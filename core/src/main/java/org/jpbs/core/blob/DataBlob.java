@@ -8,6 +8,8 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import org.jpbs.core.FileFormats;
+import org.jpbs.core.crypto.CryptConfig;
+import org.jpbs.core.errors.CryptoException;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.errors.EncryptedDataException;
 
@@ -30,6 +32,7 @@ public final class DataBlob {
     });
     /** Per-thread compression output, reused so a chunk costs no fresh zeroed 4 MiB array. */
     private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1][]);
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESS = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
     private final byte[] raw;
@@ -48,28 +51,12 @@ public final class DataBlob {
      * @throws IllegalArgumentException if {@code len} exceeds {@link FileFormats#MAX_BLOB_SIZE} (128 MiB)
      */
     public static DataBlob encode(byte[] data, int off, int len, boolean compress) {
-        if (len < 0 || len > FileFormats.MAX_BLOB_SIZE) {
-            throw new IllegalArgumentException("blob data length " + len + " is out of range (max "
-                    + FileFormats.MAX_BLOB_SIZE + " bytes)");
-        }
-        java.util.Objects.checkFromIndexSize(off, len, data.length);
+        checkLength(data, off, len);
         int h = FileFormats.BLOB_HEADER_SIZE;
-        if (compress && len > 16) {
-            byte[][] holder = SCRATCH.get();
-            byte[] scratch = holder[0];
-            if (scratch == null || scratch.length < h + len) {
-                scratch = new byte[h + len];
-                holder[0] = scratch;
-            }
-            int n = -1;
-            try {
-                ZstdCompressCtx ctx = COMPRESS.get();
-                // a destination one byte short of the data: zstd fails when the frame is not smaller
-                n = ctx.compressByteArray(scratch, h, len - 1, data, off, len);
-            } catch (ZstdException e) {
-                n = -1; // did not fit: store uncompressed
-            }
-            if (n > 0 && n < len) {
+        if (compress) {
+            byte[] scratch = scratch(h + len);
+            int n = compressInto(data, off, len, scratch, h);
+            if (n > 0) {
                 byte[] raw = Arrays.copyOf(scratch, h + n);
                 return finish(raw, FileFormats.COMPRESSED_BLOB_MAGIC);
             }
@@ -77,6 +64,87 @@ public final class DataBlob {
         byte[] out = new byte[h + len];
         System.arraycopy(data, off, out, h, len);
         return finish(out, FileFormats.UNCOMPRESSED_BLOB_MAGIC);
+    }
+
+    /**
+     * Encodes {@code data[off, off+len)} as an encrypted blob (spec §1): compressed first (zstd
+     * level 1, kept only if strictly shorter than the data), then AES-256-GCM with a random
+     * 16-byte IV; header = magic, CRC32 of the ciphertext, IV, tag (44 bytes).
+     *
+     * @param crypt the key
+     * @throws IllegalArgumentException if {@code len} exceeds {@link FileFormats#MAX_BLOB_SIZE} (128 MiB)
+     */
+    public static DataBlob encodeEncrypted(byte[] data, int off, int len, boolean compress, CryptConfig crypt) {
+        checkLength(data, off, len);
+        java.util.Objects.requireNonNull(crypt, "crypt");
+        int h = FileFormats.ENCRYPTED_BLOB_HEADER_SIZE;
+        byte[] src = data;
+        int srcOff = off;
+        int n = len;
+        long magic = FileFormats.ENCRYPTED_BLOB_MAGIC;
+        if (compress) {
+            byte[] scratch = scratch(len);
+            int c = compressInto(data, off, len, scratch, 0);
+            if (c > 0) {
+                src = scratch;
+                srcOff = 0;
+                n = c;
+                magic = FileFormats.ENCR_COMPR_BLOB_MAGIC;
+            }
+        }
+        byte[] raw = new byte[h + n];
+        byte[] iv = new byte[CryptConfig.IV_LENGTH];
+        RANDOM.nextBytes(iv);
+        System.arraycopy(iv, 0, raw, 12, CryptConfig.IV_LENGTH);
+        crypt.encrypt(iv, src, srcOff, n, raw, h, raw, 28);
+        FileFormats.putMagic(raw, 0, magic);
+        putIntLe(raw, 8, crc(raw, h));
+        return new DataBlob(raw, magic);
+    }
+
+    /**
+     * Encodes as {@link #encodeEncrypted} if {@code crypt} is given, else as {@link #encode}.
+     *
+     * @param crypt the key, or null for an unencrypted blob
+     */
+    public static DataBlob encode(byte[] data, int off, int len, boolean compress, CryptConfig crypt) {
+        return crypt == null ? encode(data, off, len, compress) : encodeEncrypted(data, off, len, compress, crypt);
+    }
+
+    private static void checkLength(byte[] data, int off, int len) {
+        if (len < 0 || len > FileFormats.MAX_BLOB_SIZE) {
+            throw new IllegalArgumentException("blob data length " + len + " is out of range (max "
+                    + FileFormats.MAX_BLOB_SIZE + " bytes)");
+        }
+        java.util.Objects.checkFromIndexSize(off, len, data.length);
+    }
+
+    /** The per-thread compression buffer, grown to at least {@code size} bytes. */
+    private static byte[] scratch(int size) {
+        byte[][] holder = SCRATCH.get();
+        byte[] scratch = holder[0];
+        if (scratch == null || scratch.length < size) {
+            scratch = new byte[size];
+            holder[0] = scratch;
+        }
+        return scratch;
+    }
+
+    /**
+     * zstd level 1 of {@code data[off, off+len)} into {@code dst[dstOff..]}; returns the frame
+     * length if it is strictly shorter than {@code len}, else -1.
+     */
+    private static int compressInto(byte[] data, int off, int len, byte[] dst, int dstOff) {
+        if (len <= 16) {
+            return -1;
+        }
+        try {
+            // a destination one byte short of the data: zstd fails when the frame is not smaller
+            int n = COMPRESS.get().compressByteArray(dst, dstOff, len - 1, data, off, len);
+            return n > 0 && n < len ? n : -1;
+        } catch (ZstdException e) {
+            return -1; // did not fit: store uncompressed
+        }
     }
 
     private static DataBlob finish(byte[] raw, long magic) {
@@ -187,16 +255,51 @@ public final class DataBlob {
      * @throws EncryptedDataException if the blob is encrypted ("encrypted, key needed")
      */
     public byte[] decode(String resource, int expectedSize) throws CorruptDataException, EncryptedDataException {
-        verifyCrc(resource);
-        if (isEncrypted()) {
-            throw new EncryptedDataException(resource);
+        try {
+            return decode(resource, expectedSize, null);
+        } catch (CryptoException e) {
+            throw new IllegalStateException(e); // cannot happen without a key
         }
-        int h = FileFormats.BLOB_HEADER_SIZE;
+    }
+
+    /**
+     * Verifies the CRC and returns the plaintext, decrypting (AES-256-GCM, tag checked) and then
+     * decompressing an encrypted blob with {@code crypt}.
+     *
+     * @param resource     file name or description, for error messages
+     * @param expectedSize the plaintext length in bytes if known, or -1
+     * @param crypt        the key, or null (then an encrypted blob is an {@link EncryptedDataException})
+     * @return the decoded data (a new array)
+     * @throws CorruptDataException   on CRC mismatch, an invalid zstd frame, or a wrong length
+     * @throws EncryptedDataException if the blob is encrypted and {@code crypt} is null
+     * @throws CryptoException        if the GCM tag does not verify with {@code crypt} (wrong key or tampered data)
+     */
+    public byte[] decode(String resource, int expectedSize, CryptConfig crypt)
+            throws CorruptDataException, EncryptedDataException, CryptoException {
+        verifyCrc(resource);
         byte[] out;
-        if (!isCompressed()) {
-            out = Arrays.copyOfRange(raw, h, raw.length);
+        if (isEncrypted()) {
+            if (crypt == null) {
+                throw new EncryptedDataException(resource);
+            }
+            int h = FileFormats.ENCRYPTED_BLOB_HEADER_SIZE;
+            byte[] iv = Arrays.copyOfRange(raw, 12, 28);
+            byte[] tag = Arrays.copyOfRange(raw, 28, 44);
+            byte[] plain;
+            try {
+                plain = crypt.decrypt(iv, tag, raw, h, raw.length - h);
+            } catch (javax.crypto.AEADBadTagException e) {
+                throw new CryptoException(resource + ": decryption failed (wrong key " + crypt.fingerprint().shortForm()
+                        + "..., or the data was modified)", e);
+            }
+            out = isCompressed() ? decompress(plain, 0, plain.length, expectedSize, resource) : plain;
         } else {
-            out = decompress(raw, h, raw.length - h, expectedSize, resource);
+            int h = FileFormats.BLOB_HEADER_SIZE;
+            if (!isCompressed()) {
+                out = Arrays.copyOfRange(raw, h, raw.length);
+            } else {
+                out = decompress(raw, h, raw.length - h, expectedSize, resource);
+            }
         }
         if (expectedSize >= 0 && out.length != expectedSize) {
             throw new CorruptDataException(resource, -1,

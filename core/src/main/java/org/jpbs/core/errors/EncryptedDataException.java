@@ -16,5 +16,14 @@ public class EncryptedDataException extends IOException {
         this.resource = resource;
     }
 
+    /**
+     * @param resource file name or description of the encrypted data
+     * @param detail   what would open it, e.g. {@code "manifest was created with key 92:13:..."}
+     */
+    public EncryptedDataException(String resource, String detail) {
+        super(resource + ": encrypted, key needed - " + detail);
+        this.resource = resource;
+    }
+
     public String resource() { return resource; }
 }

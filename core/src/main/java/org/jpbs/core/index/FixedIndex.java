@@ -78,7 +78,7 @@ public final class FixedIndex implements IndexFile {
         if (size < 0) {
             throw new IllegalArgumentException("size must not be negative: " + size);
         }
-        long n = (size + chunkSize - 1) / chunkSize;
+        long n = size / chunkSize + (size % chunkSize != 0 ? 1 : 0); // no overflow near Long.MAX_VALUE
         if (n > (Integer.MAX_VALUE - FileFormats.INDEX_HEADER_SIZE) / Digest.LENGTH) {
             throw new IllegalArgumentException("too many chunks: " + n + " for size " + size);
         }

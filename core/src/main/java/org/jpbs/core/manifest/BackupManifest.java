@@ -15,7 +15,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.jpbs.core.api.BackupType;
+import java.util.HexFormat;
 import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.crypto.CryptConfig;
+import org.jpbs.core.crypto.Fingerprint;
+import org.jpbs.core.errors.CryptoException;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 
@@ -149,6 +153,85 @@ public final class BackupManifest {
      */
     public byte[] canonicalJson() {
         return SerdeJson.canonical(toTree(false));
+    }
+
+    /** Key in {@code unprotected} holding the colon-hex key fingerprint. */
+    public static final String KEY_FINGERPRINT = "key-fingerprint";
+
+    /**
+     * Signs the manifest (spec §8): {@code signature} = lowercase hex of HMAC-SHA256(id_key,
+     * {@link #canonicalJson()}), and {@code unprotected.key-fingerprint} = the key's fingerprint.
+     * Call after the last file was added.
+     */
+    public void sign(CryptConfig crypt) {
+        signature = HexFormat.of().formatHex(crypt.authTag(canonicalJson()));
+        unprotected.put(KEY_FINGERPRINT, crypt.fingerprint().toString());
+    }
+
+    /**
+     * The key fingerprint in {@code unprotected}, if the manifest names one.
+     *
+     * @throws CorruptDataException if it is there but not a fingerprint
+     */
+    public Optional<Fingerprint> keyFingerprint() throws CorruptDataException {
+        JsonNode n = unprotected.get(KEY_FINGERPRINT);
+        if (n == null || n.isNull()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Fingerprint.parse(n.asText()));
+        } catch (IllegalArgumentException e) {
+            throw new CorruptDataException("manifest", -1, "unprotected." + KEY_FINGERPRINT + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Checks that the manifest and the key belong together, as PBS does before a restore: a
+     * manifest naming a key fingerprint needs that very key; an unsigned manifest goes with any
+     * or no key.
+     *
+     * @param crypt    the key given, or null
+     * @param resource the snapshot, for messages
+     * @throws CryptoException {@code missing key - manifest was created with key FP} or
+     *                         {@code wrong key - manifest's key FP does not match provided key FP}
+     */
+    public void checkFingerprint(CryptConfig crypt, String resource) throws CryptoException, CorruptDataException {
+        Optional<Fingerprint> fp = keyFingerprint();
+        if (fp.isEmpty()) {
+            return;
+        }
+        if (crypt == null) {
+            throw new CryptoException(resource + ": missing key - manifest was created with key " + fp.get());
+        }
+        if (!crypt.fingerprint().equals(fp.get())) {
+            throw new CryptoException(resource + ": wrong key - manifest's key " + fp.get()
+                    + " does not match provided key " + crypt.fingerprint());
+        }
+    }
+
+    /**
+     * With a key, checks the fingerprint ({@link #checkFingerprint}) and, if the manifest is
+     * signed, the signature; without a key, does nothing (an unsigned manifest is fine with any key).
+     *
+     * @throws CryptoException on a fingerprint mismatch or {@code wrong signature in manifest}
+     */
+    public void verify(CryptConfig crypt, String resource) throws CryptoException, CorruptDataException {
+        if (crypt == null) {
+            return;
+        }
+        checkFingerprint(crypt, resource);
+        if (signature != null) {
+            byte[] expected = crypt.authTag(canonicalJson());
+            byte[] actual;
+            try {
+                actual = HexFormat.of().parseHex(signature);
+            } catch (IllegalArgumentException e) {
+                throw new CorruptDataException(resource, -1, "manifest signature is not hex: '" + signature + "'");
+            }
+            if (!java.security.MessageDigest.isEqual(expected, actual)) {
+                throw new CryptoException(resource + ": wrong signature in manifest");
+            }
+        }
     }
 
     /** The manifest JSON as a zstd-compressed, unencrypted DataBlob (the {@code index.json.blob} file). */

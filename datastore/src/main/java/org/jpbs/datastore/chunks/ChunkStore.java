@@ -11,6 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jpbs.core.ChunkSource;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.errors.MissingChunkException;
@@ -256,13 +257,15 @@ public final class ChunkStore implements ChunkSource {
      * decompresses. The digest of the plaintext is not re-checked here (verify does that).
      *
      * @param expectedSize plaintext length in bytes, or -1 if unknown
+     * @param crypt        the key for an encrypted chunk, or null
      * @throws MissingChunkException                       if absent
      * @throws CorruptDataException                        on a bad CRC or undecodable data
-     * @throws org.jpbs.core.errors.EncryptedDataException if the chunk is encrypted
+     * @throws org.jpbs.core.errors.EncryptedDataException if the chunk is encrypted and {@code crypt} is null
+     * @throws org.jpbs.core.errors.CryptoException        if it does not decrypt with {@code crypt}
      */
     @Override
-    public byte[] readChunk(Digest digest, int expectedSize) throws IOException {
-        return read(digest).decode(chunkPath(digest).toString(), expectedSize);
+    public byte[] readChunk(Digest digest, int expectedSize, CryptConfig crypt) throws IOException {
+        return read(digest).decode(chunkPath(digest).toString(), expectedSize, crypt);
     }
 
     /**

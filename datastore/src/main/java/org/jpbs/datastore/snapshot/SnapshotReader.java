@@ -140,6 +140,16 @@ public final class SnapshotReader {
         return openBlob(serverName).decode(resource(serverName), -1);
     }
 
+    /**
+     * The decoded content of a {@code .blob}, decrypted with {@code crypt} if it is encrypted.
+     *
+     * @param crypt the key, or null
+     * @throws org.jpbs.core.errors.CryptoException if it does not decrypt with {@code crypt}
+     */
+    public byte[] readBlob(String serverName, org.jpbs.core.crypto.CryptConfig crypt) throws IOException {
+        return openBlob(serverName).decode(resource(serverName), -1, crypt);
+    }
+
     private byte[] readFile(String serverName) throws IOException {
         Path p = dir.resolve(serverName);
         if (!p.getParent().equals(dir)) {

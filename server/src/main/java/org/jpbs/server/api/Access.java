@@ -1,9 +1,12 @@
 package org.jpbs.server.api;
 
+import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import org.jpbs.core.api.BackupNamespace;
-import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.config.DatastoreCache;
+import org.jpbs.datastore.config.DatastoreHandle;
+import org.jpbs.datastore.config.DatastoreLookupException;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.server.auth.AclPaths;
 import org.jpbs.server.auth.Authid;
 import org.jpbs.server.auth.FileAuthenticator;
@@ -19,14 +22,15 @@ import org.jpbs.server.http.ApiException;
  *
  * @param auth   the authenticator (privilege lookups)
  * @param authid the caller
- * @param stores the configured datastores by name
+ * @param stores the datastore cache
  */
-record Access(FileAuthenticator auth, String authid, Map<String, Datastore> stores) {
+record Access(FileAuthenticator auth, String authid, DatastoreCache stores) {
     static final long AUDIT = Privilege.DATASTORE_AUDIT.bit();
     static final long MODIFY = Privilege.DATASTORE_MODIFY.bit();
     static final long READ = Privilege.DATASTORE_READ.bit();
     static final long BACKUP = Privilege.DATASTORE_BACKUP.bit();
     static final long PRUNE = Privilege.DATASTORE_PRUNE.bit();
+    static final long VERIFY = Privilege.DATASTORE_VERIFY.bit();
 
     /** Privileges on {@code /datastore/<store>[/<ns>...]}. */
     long privileges(String store, BackupNamespace ns) {
@@ -41,7 +45,7 @@ record Access(FileAuthenticator auth, String authid, Map<String, Datastore> stor
      *                      if it has neither, or if the store does not exist
      */
     boolean checkFull(String store, BackupNamespace ns, long full, long partial) {
-        long privs = stores.containsKey(store) ? privileges(store, ns) : 0;
+        long privs = exists(store) ? privileges(store, ns) : 0;
         if ((privs & full) != 0) {
             return true;
         }
@@ -52,13 +56,27 @@ record Access(FileAuthenticator auth, String authid, Map<String, Datastore> stor
                 + AclPaths.toString(AclPaths.datastore(store, ns)));
     }
 
-    /** The datastore; call after a {@link #checkFull} that passed. */
-    Datastore datastore(String store) {
-        Datastore ds = stores.get(store);
-        if (ds == null) { // not reached after checkFull; kept as a guard
-            throw new ApiException(403, "permission check failed");
+    /**
+     * True if the datastore is configured (an in-memory check of the cached config).
+     *
+     * @throws ApiException 400 with the config's error if {@code datastore.cfg} is broken
+     */
+    boolean exists(String store) {
+        try {
+            return stores.knows(store);
+        } catch (DatastoreLookupException e) {
+            throw ApiException.badRequest(e.getMessage());
         }
-        return ds;
+    }
+
+    /**
+     * Looks the datastore up for {@code op} (call after a permission check that passed); the
+     * caller closes the handle.
+     *
+     * @throws IOException the maintenance refusal (400) or an unknown store
+     */
+    DatastoreHandle lookup(String store, Operation op) throws IOException {
+        return stores.lookup(store, op);
     }
 
     /**

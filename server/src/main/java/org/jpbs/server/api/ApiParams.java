@@ -47,6 +47,32 @@ final class ApiParams {
         return new ApiParams(m);
     }
 
+    /**
+     * Parameters already decoded (e.g. a POST body through {@link org.jpbs.server.http.Params#asStrings()});
+     * rejects names outside {@code allowed}.
+     *
+     * @throws ApiException 400 for an unknown parameter
+     */
+    static ApiParams of(Map<String, List<String>> m, Set<String> allowed) {
+        for (String k : m.keySet()) {
+            if (!allowed.contains(k) && !k.equals("_dc")) {
+                throw ApiException.badParam(k, "schema does not allow additional properties.");
+            }
+        }
+        return new ApiParams(m);
+    }
+
+    /** All values of a parameter that may repeat (empty if absent). */
+    List<String> all(String name) {
+        List<String> v = values.get(name);
+        return v == null ? List.of() : v;
+    }
+
+    /** Names of the parameters present. */
+    Set<String> names() {
+        return values.keySet();
+    }
+
     /** An optional string; a repeated parameter is an error. */
     Optional<String> opt(String name) {
         List<String> v = values.get(name);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,6 +23,9 @@ import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.api.BackupType;
+import org.jpbs.datastore.config.DatastoreConfig;
+import org.jpbs.datastore.config.DatastoreHandle;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.H2Response;
@@ -36,7 +41,7 @@ import org.jpbs.server.http.RestResponse;
  */
 final class DatastoreApi {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = org.jpbs.server.http.Json.MAPPER;
     private static final Pattern DOWNLOADABLE = Pattern.compile(".*\\.(?:fidx|didx|blob)");
     private static final long NS_PRIVS = Access.MODIFY | Access.BACKUP | Access.AUDIT;
 
@@ -47,45 +52,70 @@ final class DatastoreApi {
         ApiParams p = ApiParams.ofQuery(query, Set.of("ns"));
         BackupNamespace ns = p.namespace("ns");
         boolean all = acc.checkFull(store, ns, Access.AUDIT, Access.BACKUP);
-        Datastore ds = acc.datastore(store);
-        requireNamespace(ds, ns);
-        ArrayNode out = F.arrayNode();
-        for (BackupGroupRef g : ds.listGroups(ns)) {
-            Optional<String> owner = owner(ds, g);
-            if (owner.isEmpty() || (!all && !acc.owns(owner.get()))) {
-                continue;
+        try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
+            Datastore ds = h.datastore();
+            requireNamespace(ds, ns);
+            ArrayNode out = F.arrayNode();
+            for (BackupGroupRef g : ds.listGroups(ns)) {
+                Optional<String> owner = owner(ds, g);
+                if (owner.isEmpty() || (!all && !acc.owns(owner.get()))) {
+                    continue;
+                }
+                ObjectNode item = SnapshotJson.group(ds, g, owner.get());
+                if (item != null) {
+                    out.add(item);
+                }
             }
-            ObjectNode item = SnapshotJson.group(ds, g, owner.get());
-            if (item != null) {
-                out.add(item);
-            }
+            return RestResponse.data(out);
         }
-        return RestResponse.data(out);
     }
 
-    /** {@code GET .../snapshots} ({@code ns}, {@code backup-type}, {@code backup-id} filters). */
+    /**
+     * {@code GET .../snapshots} ({@code ns}, {@code backup-type}, {@code backup-id} filters),
+     * streamed: the answer is written snapshot by snapshot as it is read, so memory does not
+     * grow with the number of snapshots (per group only the sorted snapshot times are held,
+     * 8 bytes each). Checks and the datastore lookup happen first, so refusals still get their
+     * status code.
+     */
     static RestResponse snapshots(Access acc, String store, String query) throws IOException {
         ApiParams p = ApiParams.ofQuery(query, Set.of("ns", "backup-type", "backup-id"));
         Optional<String> id = p.optBackupId();
         Optional<BackupType> type = p.optBackupType();
         BackupNamespace ns = p.namespace("ns");
         boolean all = acc.checkFull(store, ns, Access.AUDIT, Access.BACKUP);
-        Datastore ds = acc.datastore(store);
-        requireNamespace(ds, ns);
-        ArrayNode out = F.arrayNode();
-        for (BackupGroupRef g : ds.listGroups(ns)) {
-            if (type.isPresent() && g.type() != type.get() || id.isPresent() && !g.id().equals(id.get())) {
-                continue;
-            }
-            Optional<String> owner = owner(ds, g);
-            if (owner.isEmpty() || (!all && !acc.owns(owner.get()))) {
-                continue;
-            }
-            for (BackupSnapshotRef ref : SnapshotJson.snapshotRefs(ds, g)) {
-                out.add(SnapshotJson.snapshot(ds, ref, owner.get()));
-            }
+        DatastoreHandle h = acc.lookup(store, Operation.READ);
+        try {
+            Datastore ds = h.datastore();
+            requireNamespace(ds, ns);
+            List<BackupGroupRef> groups = ds.listGroups(ns);
+            return RestResponse.streamed(H2Response.JSON_UTF8, out -> {
+                try (h; JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
+                    g.writeStartObject();
+                    g.writeFieldName("data");
+                    g.writeStartArray();
+                    for (BackupGroupRef group : groups) {
+                        if (type.isPresent() && group.type() != type.get() || id.isPresent() && !group.id().equals(id.get())) {
+                            continue;
+                        }
+                        Optional<String> owner = owner(ds, group);
+                        if (owner.isEmpty() || (!all && !acc.owns(owner.get()))) {
+                            continue;
+                        }
+                        for (long t : SnapshotJson.snapshotTimes(ds, group)) {
+                            ObjectNode item = SnapshotJson.snapshot(ds, new BackupSnapshotRef(group, t), owner.get());
+                            if (item != null) {
+                                MAPPER.writeTree(g, item);
+                            }
+                        }
+                    }
+                    g.writeEndArray();
+                    g.writeEndObject();
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            h.close();
+            throw e;
         }
-        return RestResponse.data(out);
     }
 
     /** {@code GET .../namespace} ({@code parent}, {@code max-depth}). */
@@ -93,23 +123,25 @@ final class DatastoreApi {
         ApiParams p = ApiParams.ofQuery(query, Set.of("parent", "max-depth"));
         Optional<Long> maxDepth = p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
         BackupNamespace parent = p.namespace("parent");
-        if (!parent.isRoot() || !acc.stores().containsKey(store)) {
+        if (!parent.isRoot() || !acc.exists(store)) {
             acc.checkFull(store, parent, NS_PRIVS, 0);
         }
-        Datastore ds = acc.datastore(store);
-        requireNamespace(ds, parent);
-        ArrayNode out = F.arrayNode();
-        for (BackupNamespace ns : ds.listNamespaces()) {
-            int d = ns.depth() - parent.depth();
-            if (d < 0 || !ns.components().subList(0, parent.depth()).equals(parent.components())
-                    || (maxDepth.isPresent() && d > maxDepth.get())) {
-                continue;
+        try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
+            Datastore ds = h.datastore();
+            requireNamespace(ds, parent);
+            ArrayNode out = F.arrayNode();
+            for (BackupNamespace ns : ds.listNamespaces()) {
+                int d = ns.depth() - parent.depth();
+                if (d < 0 || !ns.components().subList(0, parent.depth()).equals(parent.components())
+                        || (maxDepth.isPresent() && d > maxDepth.get())) {
+                    continue;
+                }
+                if ((acc.privileges(store, ns) & NS_PRIVS) != 0) {
+                    out.add(F.objectNode().put("ns", ns.toString()));
+                }
             }
-            if ((acc.privileges(store, ns) & NS_PRIVS) != 0) {
-                out.add(F.objectNode().put("ns", ns.toString()));
-            }
+            return RestResponse.data(out);
         }
-        return RestResponse.data(out);
     }
 
     /** The snapshot named by {@code backup-type}, {@code backup-id}, {@code backup-time}, {@code ns}. */
@@ -121,29 +153,38 @@ final class DatastoreApi {
         return new BackupSnapshotRef(new BackupGroupRef(ns, type, id), time);
     }
 
-    /** Privilege check of a snapshot call, with the owner check when only {@code partial} applies. */
-    private static Datastore checkSnapshotAccess(Access acc, String store, BackupSnapshotRef ref, long full, long partial)
-            throws IOException {
+    /**
+     * Privilege check of a snapshot call, with the owner check when only {@code partial}
+     * applies; then the datastore lookup for {@code op} (the caller closes the handle).
+     */
+    private static DatastoreHandle checkSnapshotAccess(Access acc, String store, BackupSnapshotRef ref, long full,
+                                                       long partial, Operation op) throws IOException {
         BackupNamespace ns = ref.group().ns();
         boolean all = acc.checkFull(store, ns, full, partial);
-        Datastore ds = acc.datastore(store);
+        DatastoreHandle h = acc.lookup(store, op);
         if (!all) {
-            Optional<String> owner = owner(ds, ref.group());
-            if (owner.isEmpty()) {
-                throw ApiException.badRequest("backup group '" + ref.group() + "' does not exist");
+            Optional<String> owner = owner(h.datastore(), ref.group());
+            try {
+                if (owner.isEmpty()) {
+                    throw ApiException.badRequest("backup group '" + ref.group() + "' does not exist");
+                }
+                acc.checkOwner(owner.get());
+            } catch (RuntimeException e) {
+                h.close();
+                throw e;
             }
-            acc.checkOwner(owner.get());
         }
-        return ds;
+        return h;
     }
 
     /** {@code GET .../files} (backup-type, backup-id, backup-time, ns). */
     static RestResponse files(Access acc, String store, String query) throws IOException {
         ApiParams p = ApiParams.ofQuery(query, Set.of("backup-type", "backup-id", "backup-time", "ns"));
         BackupSnapshotRef ref = snapshotParam(p);
-        Datastore ds = checkSnapshotAccess(acc, store, ref, Access.AUDIT | Access.READ, Access.BACKUP);
-        requireSnapshot(ds, ref);
-        try {
+        try (DatastoreHandle h = checkSnapshotAccess(acc, store, ref, Access.AUDIT | Access.READ, Access.BACKUP,
+                Operation.READ)) {
+            Datastore ds = h.datastore();
+            requireSnapshot(ds, ref);
             return RestResponse.data(SnapshotJson.contents(ds, ref).files());
         } catch (NoSuchFileException e) {
             throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist");
@@ -155,35 +196,38 @@ final class DatastoreApi {
         ApiParams p = ApiParams.ofQuery(query, Set.of("backup-type", "backup-id", "backup-time", "file-name", "ns"));
         String fileName = p.fileName();
         BackupSnapshotRef ref = snapshotParam(p);
-        Datastore ds = checkSnapshotAccess(acc, store, ref, Access.READ, Access.BACKUP);
-        Path file = ds.snapshotDir(ref).resolve(fileName);
-        if (!DOWNLOADABLE.matcher(fileName).matches() || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw ApiException.badRequest("File open failed: No such file or directory (os error 2)");
+        try (DatastoreHandle h = checkSnapshotAccess(acc, store, ref, Access.READ, Access.BACKUP, Operation.READ)) {
+            Path file = h.datastore().snapshotDir(ref).resolve(fileName);
+            if (!DOWNLOADABLE.matcher(fileName).matches() || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw ApiException.badRequest("File open failed: No such file or directory (os error 2)");
+            }
+            byte[] body = Files.readAllBytes(file);
+            return new RestResponse(200, H2Response.OCTET_STREAM, body, Map.of());
         }
-        byte[] body = Files.readAllBytes(file);
-        return new RestResponse(200, H2Response.OCTET_STREAM, body, Map.of());
     }
 
     /** {@code DELETE .../snapshots} (forget: backup-type, backup-id, backup-time, ns). */
     static RestResponse forget(Access acc, String store, String query) throws IOException {
         ApiParams p = ApiParams.ofQuery(query, Set.of("backup-type", "backup-id", "backup-time", "ns"));
         BackupSnapshotRef ref = snapshotParam(p);
-        Datastore ds = checkSnapshotAccess(acc, store, ref, Access.MODIFY, Access.PRUNE);
-        requireSnapshot(ds, ref);
-        if (ds.isProtected(ref)) {
-            throw ApiException.badRequest("cannot remove protected snapshot");
-        }
-        try {
-            ds.removeSnapshot(ref);
-        } catch (NoSuchFileException e) {
-            throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist");
-        } catch (IOException e) {
-            if (ds.isProtected(ref)) { // protected meanwhile
+        try (DatastoreHandle h = checkSnapshotAccess(acc, store, ref, Access.MODIFY, Access.PRUNE, Operation.WRITE)) {
+            Datastore ds = h.datastore();
+            requireSnapshot(ds, ref);
+            if (ds.isProtected(ref)) {
                 throw ApiException.badRequest("cannot remove protected snapshot");
             }
-            throw e;
+            try {
+                ds.removeSnapshot(ref);
+            } catch (NoSuchFileException e) {
+                throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist");
+            } catch (IOException e) {
+                if (ds.isProtected(ref)) { // protected meanwhile
+                    throw ApiException.badRequest("cannot remove protected snapshot");
+                }
+                throw e;
+            }
+            return RestResponse.data(NullNode.getInstance());
         }
-        return RestResponse.data(NullNode.getInstance());
     }
 
     /**
@@ -193,39 +237,62 @@ final class DatastoreApi {
      * {@code gc-status} (the {@code .gc-status} file, only with {@code Datastore.Audit}).
      */
     static RestResponse status(Access acc, String store, String query) throws IOException {
-        if (!acc.stores().containsKey(store)
-                || (acc.privileges(store, BackupNamespace.ROOT) & (Access.AUDIT | Access.BACKUP)) == 0) {
+        long privs = acc.exists(store) ? acc.privileges(store, BackupNamespace.ROOT) : 0;
+        if ((privs & (Access.AUDIT | Access.BACKUP)) == 0) {
             throw new ApiException(403, "permission check failed");
         }
         ApiParams p = ApiParams.ofQuery(query, Set.of("verbose"));
         boolean verbose = p.bool("verbose", false);
-        Datastore ds = acc.datastore(store);
-        boolean audit = (acc.privileges(store, BackupNamespace.ROOT) & Access.AUDIT) != 0;
-        FileStore fs = Files.getFileStore(ds.root());
-        long total = fs.getTotalSpace();
-        ObjectNode o = F.objectNode();
-        o.put("avail", fs.getUsableSpace());
-        if (verbose) {
-            o.set("counts", counts(ds, audit ? null : acc));
-            if (audit) {
-                o.set("gc-status", gcStatus(ds));
+        boolean audit = (privs & Access.AUDIT) != 0;
+        try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
+            Datastore ds = h.datastore();
+            FileStore fs = fileStore(ds);
+            long total = fs.getTotalSpace();
+            ObjectNode o = F.objectNode();
+            o.put("avail", fs.getUsableSpace());
+            if (verbose) {
+                o.set("counts", counts(ds, audit ? null : acc));
+                if (audit) {
+                    o.set("gc-status", gcStatus(ds));
+                }
             }
+            o.put("total", total);
+            o.put("used", total - fs.getUnallocatedSpace());
+            return RestResponse.data(o);
         }
-        o.put("total", total);
-        o.put("used", total - fs.getUnallocatedSpace());
-        return RestResponse.data(o);
     }
+
+    /**
+     * The file store of a datastore, cached per root: {@link Files#getFileStore} scans the mount
+     * table, while the space queries of the returned object are one {@code statvfs} each.
+     */
+    static FileStore fileStore(Datastore ds) throws IOException {
+        FileStore fs = FILE_STORES.get(ds.root());
+        if (fs == null) {
+            fs = Files.getFileStore(ds.root());
+            if (FILE_STORES.size() > 10_000) {
+                FILE_STORES.clear();
+            }
+            FILE_STORES.put(ds.root(), fs);
+        }
+        return fs;
+    }
+
+    private static final java.util.concurrent.ConcurrentHashMap<Path, FileStore> FILE_STORES =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * {@code GET .../gc}: the last garbage collection's status (the {@code .gc-status} file, or
      * all counters 0 if there was none); needs {@code Datastore.Audit}.
      */
-    static RestResponse gc(Access acc, String store, String query) {
-        if (!acc.stores().containsKey(store) || (acc.privileges(store, BackupNamespace.ROOT) & Access.AUDIT) == 0) {
+    static RestResponse gc(Access acc, String store, String query) throws IOException {
+        if (!acc.exists(store) || (acc.privileges(store, BackupNamespace.ROOT) & Access.AUDIT) == 0) {
             throw new ApiException(403, "permission check failed");
         }
         ApiParams.ofQuery(query, Set.of());
-        return RestResponse.data(gcStatus(acc.datastore(store)));
+        try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
+            return RestResponse.data(gcStatus(h.datastore()));
+        }
     }
 
     /** Seconds between two points of the usage history. */
@@ -237,12 +304,13 @@ final class DatastoreApi {
      * {@code GET /api2/json/status/datastore-usage}: per visible store {@code {"store","total",
      * "used","avail","history","history-start","history-delta","gc-status"}}; jpbs keeps no
      * usage history yet, so {@code history} is {@value #HISTORY_POINTS} nulls (what PBS answers
-     * for a store without data). A store seen only through a namespace ACL gives {@code {"store"}}.
+     * for a store without data). A store seen only through a namespace ACL gives {@code {"store"}};
+     * one whose lookup fails (e.g. offline) {@code {"error","store"}}. Config order.
      */
     static RestResponse usage(Access acc, String query, long now) throws IOException {
         ApiParams.ofQuery(query, Set.of());
         ArrayNode out = F.arrayNode();
-        for (String store : new java.util.TreeSet<>(acc.stores().keySet())) {
+        for (String store : names(acc)) { // config order, as PBS
             long privs = acc.privileges(store, BackupNamespace.ROOT);
             if ((privs & (Access.AUDIT | Access.BACKUP)) == 0) {
                 if (acc.anyPrivsBelow(store, NS_PRIVS | Access.READ)) {
@@ -250,23 +318,41 @@ final class DatastoreApi {
                 }
                 continue;
             }
-            Datastore ds = acc.datastore(store);
-            FileStore fs = Files.getFileStore(ds.root());
-            long total = fs.getTotalSpace();
-            ObjectNode o = out.addObject();
-            o.put("avail", fs.getUsableSpace());
-            o.set("gc-status", gcStatus(ds));
-            ArrayNode h = o.putArray("history");
-            for (int i = 0; i < HISTORY_POINTS; i++) {
-                h.addNull();
+            DatastoreHandle handle;
+            try {
+                handle = acc.lookup(store, Operation.READ);
+            } catch (IOException e) {
+                out.addObject().put("error", e.getMessage()).put("store", store);
+                continue;
             }
-            o.put("history-delta", HISTORY_DELTA);
-            o.put("history-start", (now / HISTORY_DELTA + 1) * HISTORY_DELTA - HISTORY_POINTS * HISTORY_DELTA);
-            o.put("store", store);
-            o.put("total", total);
-            o.put("used", total - fs.getUnallocatedSpace());
+            try (handle) {
+                Datastore ds = handle.datastore();
+                FileStore fs = fileStore(ds);
+                long total = fs.getTotalSpace();
+                ObjectNode o = out.addObject();
+                o.put("avail", fs.getUsableSpace());
+                o.set("gc-status", gcStatus(ds));
+                ArrayNode h = o.putArray("history");
+                for (int i = 0; i < HISTORY_POINTS; i++) {
+                    h.addNull();
+                }
+                o.put("history-delta", HISTORY_DELTA);
+                o.put("history-start", (now / HISTORY_DELTA + 1) * HISTORY_DELTA - HISTORY_POINTS * HISTORY_DELTA);
+                o.put("store", store);
+                o.put("total", total);
+                o.put("used", total - fs.getUnallocatedSpace());
+            }
         }
         return RestResponse.data(out);
+    }
+
+    /** Names of all configured datastores. */
+    static List<String> names(Access acc) throws IOException {
+        List<String> out = new java.util.ArrayList<>();
+        for (DatastoreConfig c : acc.stores().list()) {
+            out.add(c.name());
+        }
+        return out;
     }
 
     private static ObjectNode counts(Datastore ds, Access ownerFilter) throws IOException {

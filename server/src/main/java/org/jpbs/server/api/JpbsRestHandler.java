@@ -6,15 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.Set;
 import org.jpbs.core.api.BackupNamespace;
-import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.config.DatastoreCache;
+import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.server.ServerConfig;
+import org.jpbs.server.ServerServices;
 import org.jpbs.server.auth.AuthResult;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.http.ApiException;
@@ -33,11 +33,17 @@ import org.jpbs.server.http.RestResponse;
  *     {@code "permission check failed."};</li>
  * <li>{@code GET /api2/json/admin/datastore}: {@code [{"comment":null,"store"}]}, the stores the
  *     caller may see, by name;</li>
- * <li>under {@code /api2/json/admin/datastore/{store}/}: {@code GET groups}, {@code GET snapshots},
- *     {@code DELETE snapshots}, {@code GET namespace}, {@code GET files}, {@code GET status},
- *     {@code GET gc} (status of the last GC), {@code GET download} ({@link DatastoreApi});</li>
- * <li>{@code GET /api2/json/status/datastore-usage}.</li>
+ * <li>under {@code /api2/json/admin/datastore/{store}/}: {@code GET groups}, {@code GET snapshots}
+ *     (streamed), {@code DELETE snapshots}, {@code GET namespace}, {@code GET files},
+ *     {@code GET status}, {@code GET gc} (status of the last GC), {@code GET download}
+ *     ({@link DatastoreApi}); {@code POST gc}, {@code POST prune}, {@code POST prune-datastore},
+ *     {@code POST verify}, {@code GET active-operations} ({@link DatastoreJobsApi});</li>
+ * <li>{@code GET /api2/json/status/datastore-usage};</li>
+ * <li>{@code /api2/json/nodes/{node}/tasks[/{upid}[/status|/log]]} ({@link TasksApi}).</li>
  * </ul>
+ * Datastores come from the server's {@link DatastoreCache} ({@code datastore.cfg} plus the
+ * command-line ones); every datastore call looks its store up for the operation it does, so the
+ * maintenance mode is enforced here.
  * Order of checks as PBS: unknown path or method 404 {@code "Path '<path>' not found."}, then
  * authentication 401, then parameters 400, then permissions 403. 401 answers are delayed until
  * {@link #AUTH_FAILURE_DELAY} after the request started and 403 answers by
@@ -50,44 +56,53 @@ public final class JpbsRestHandler implements RestHandler {
     public static final Duration PERMISSION_FAILURE_DELAY = Duration.ofMillis(500);
     private static final String PREFIX = "/api2/json";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final Set<String> STORE_CALLS = Set.of("GET groups", "GET snapshots", "DELETE snapshots",
+            "GET namespace", "GET files", "GET status", "GET download", "GET gc", "POST gc", "POST prune",
+            "POST prune-datastore", "POST verify", "GET active-operations");
 
     private final FileAuthenticator auth;
-    private final Map<String, Datastore> stores;
+    private final ServerServices services;
     private final Duration authDelay;
     private final Duration permissionDelay;
 
     /**
-     * @param auth   users, tokens, tickets and ACLs
-     * @param stores the served datastores by name (the same as the server's)
+     * @param auth     users, tokens, tickets and ACLs
+     * @param services datastores, tasks and the job hook (the same as the server's)
      */
-    public JpbsRestHandler(FileAuthenticator auth, Map<String, Datastore> stores) {
-        this(auth, stores, AUTH_FAILURE_DELAY, PERMISSION_FAILURE_DELAY);
+    public JpbsRestHandler(FileAuthenticator auth, ServerServices services) {
+        this(auth, services, AUTH_FAILURE_DELAY, PERMISSION_FAILURE_DELAY);
     }
 
-    private JpbsRestHandler(FileAuthenticator auth, Map<String, Datastore> stores, Duration authDelay,
+    private JpbsRestHandler(FileAuthenticator auth, ServerServices services, Duration authDelay,
                             Duration permissionDelay) {
         this.auth = auth;
-        this.stores = Map.copyOf(new TreeMap<>(stores));
+        this.services = services;
         this.authDelay = authDelay;
         this.permissionDelay = permissionDelay;
     }
 
     /**
-     * A handler for the datastores of {@code config} (each opened with {@link Datastore#open}).
+     * A handler for the datastores of {@code config} ({@link ServerServices#open}).
      *
-     * @throws IOException if a datastore cannot be opened
+     * @throws IOException if a command-line datastore cannot be opened
      */
     public static JpbsRestHandler create(ServerConfig config, FileAuthenticator auth) throws IOException {
-        Map<String, Datastore> m = new TreeMap<>();
-        for (Map.Entry<String, Path> e : config.datastores().entrySet()) {
-            m.put(e.getKey(), Datastore.open(e.getValue()));
-        }
-        return new JpbsRestHandler(auth, m);
+        return new JpbsRestHandler(auth, ServerServices.open(config));
     }
 
     /** A copy with other failure delays (e.g. zero in tests). */
     public JpbsRestHandler withFailureDelays(Duration authFailure, Duration permissionFailure) {
-        return new JpbsRestHandler(auth, stores, authFailure, permissionFailure);
+        return new JpbsRestHandler(auth, services, authFailure, permissionFailure);
+    }
+
+    /** A copy with other services (e.g. a {@link DatastoreJobs} that runs GC). */
+    public JpbsRestHandler withServices(ServerServices other) {
+        return new JpbsRestHandler(auth, other, authDelay, permissionDelay);
+    }
+
+    /** The datastores, tasks and job hook this handler serves. */
+    public ServerServices services() {
+        return services;
     }
 
     @Override
@@ -112,6 +127,10 @@ public final class JpbsRestHandler implements RestHandler {
         }
     }
 
+    private Access access(RestRequest req) {
+        return new Access(auth, authenticate(req), services.datastores());
+    }
+
     private RestResponse dispatch(RestRequest req) throws IOException {
         String path = req.path();
         String m = req.method().equals("HEAD") ? "GET" : req.method();
@@ -121,23 +140,10 @@ public final class JpbsRestHandler implements RestHandler {
         List<String> seg = List.of(path.substring(PREFIX.length() + 1).split("/"));
         String route = m + " " + String.join("/", seg);
         if (seg.size() == 4 && seg.get(0).equals("admin") && seg.get(1).equals("datastore")) {
-            String call = m + " " + seg.get(3);
-            if (!List.of("GET groups", "GET snapshots", "DELETE snapshots", "GET namespace", "GET files",
-                    "GET status", "GET download", "GET gc").contains(call)) {
-                throw ApiException.pathNotFound(path);
-            }
-            Access acc = new Access(auth, authenticate(req), stores);
-            String store = ApiParams.store(decode(seg.get(2)));
-            return switch (call) {
-                case "GET groups" -> DatastoreApi.groups(acc, store, req.rawQuery());
-                case "GET snapshots" -> DatastoreApi.snapshots(acc, store, req.rawQuery());
-                case "DELETE snapshots" -> DatastoreApi.forget(acc, store, req.rawQuery());
-                case "GET namespace" -> DatastoreApi.namespaces(acc, store, req.rawQuery());
-                case "GET files" -> DatastoreApi.files(acc, store, req.rawQuery());
-                case "GET status" -> DatastoreApi.status(acc, store, req.rawQuery());
-                case "GET gc" -> DatastoreApi.gc(acc, store, req.rawQuery());
-                default -> DatastoreApi.download(acc, store, req.rawQuery());
-            };
+            return datastoreCall(req, m + " " + seg.get(3), decode(seg.get(2), "store"));
+        }
+        if (seg.size() >= 3 && seg.get(0).equals("nodes") && seg.get(2).equals("tasks")) {
+            return tasksCall(req, m, seg);
         }
         return switch (route) {
             case "GET ping" -> RestResponse.data(F.objectNode().put("pong", true));
@@ -148,13 +154,57 @@ public final class JpbsRestHandler implements RestHandler {
             }
             case "POST access/ticket" -> ticket(req);
             case "GET admin/datastore" -> {
-                String authid = authenticate(req);
-                ApiParams.ofQuery(req.rawQuery(), java.util.Set.of());
-                yield datastoreList(new Access(auth, authid, stores));
+                Access acc = access(req);
+                ApiParams.ofQuery(req.rawQuery(), Set.of());
+                yield datastoreList(acc);
             }
-            case "GET status/datastore-usage" -> DatastoreApi.usage(new Access(auth, authenticate(req), stores),
-                    req.rawQuery(), java.time.Instant.now().getEpochSecond());
+            case "GET status/datastore-usage" -> DatastoreApi.usage(access(req), req.rawQuery(),
+                    java.time.Instant.now().getEpochSecond());
             default -> throw ApiException.pathNotFound(path);
+        };
+    }
+
+    private RestResponse datastoreCall(RestRequest req, String call, String rawStore) throws IOException {
+        if (!STORE_CALLS.contains(call)) {
+            throw ApiException.pathNotFound(req.path());
+        }
+        Access acc = access(req);
+        String store = ApiParams.store(rawStore);
+        String q = req.rawQuery();
+        return switch (call) {
+            case "GET groups" -> DatastoreApi.groups(acc, store, q);
+            case "GET snapshots" -> DatastoreApi.snapshots(acc, store, q);
+            case "DELETE snapshots" -> DatastoreApi.forget(acc, store, q);
+            case "GET namespace" -> DatastoreApi.namespaces(acc, store, q);
+            case "GET files" -> DatastoreApi.files(acc, store, q);
+            case "GET status" -> DatastoreApi.status(acc, store, q);
+            case "GET gc" -> DatastoreApi.gc(acc, store, q);
+            case "GET download" -> DatastoreApi.download(acc, store, q);
+            case "POST gc" -> DatastoreJobsApi.gc(acc, services, store, req.params());
+            case "POST prune" -> DatastoreJobsApi.prune(acc, services, store, req.params(), false);
+            case "POST prune-datastore" -> DatastoreJobsApi.prune(acc, services, store, req.params(), true);
+            case "POST verify" -> DatastoreJobsApi.verify(acc, services, store, req.params());
+            default -> DatastoreJobsApi.activeOperations(acc, services, store, q);
+        };
+    }
+
+    private RestResponse tasksCall(RestRequest req, String m, List<String> seg) throws IOException {
+        String call = m + " " + (seg.size() == 3 ? "" : seg.size() == 4 ? "{upid}" : seg.size() == 5 ? "{upid}/" + seg.get(4) : "?");
+        if (!Set.of("GET ", "GET {upid}", "DELETE {upid}", "GET {upid}/status", "GET {upid}/log").contains(call)) {
+            throw ApiException.pathNotFound(req.path());
+        }
+        Access acc = access(req);
+        TasksApi.checkNode(decode(seg.get(1), "node"));
+        String q = req.rawQuery();
+        if (seg.size() == 3) {
+            return TasksApi.list(acc, services.tasks(), q);
+        }
+        String upid = decode(seg.get(3), "upid");
+        return switch (call) {
+            case "GET {upid}" -> TasksApi.subdirs(acc, services.tasks(), upid, q);
+            case "DELETE {upid}" -> TasksApi.stop(acc, services.tasks(), upid, q);
+            case "GET {upid}/status" -> TasksApi.status(acc, services.tasks(), upid, q);
+            default -> TasksApi.log(acc, services.tasks(), upid, q);
         };
     }
 
@@ -181,24 +231,34 @@ public final class JpbsRestHandler implements RestHandler {
         return RestResponse.data(o);
     }
 
-    private RestResponse datastoreList(Access acc) {
+    /** {@code [{"comment","store","maintenance"?}]}: the stores the caller may see, in config order (as PBS). */
+    private RestResponse datastoreList(Access acc) throws IOException {
         ArrayNode out = F.arrayNode();
         long visible = Access.AUDIT | Access.BACKUP;
         long below = Access.MODIFY | Access.READ | Access.BACKUP | Access.AUDIT;
-        for (String store : new TreeMap<>(stores).keySet()) {
+        DatastoreCache cache = services.datastores();
+        for (DatastoreConfig c : cache.list()) {
+            String store = c.name();
             boolean allowed = (acc.privileges(store, BackupNamespace.ROOT) & visible) != 0;
             if (allowed || acc.anyPrivsBelow(store, below)) {
-                out.add(F.objectNode().putNull("comment").put("store", store));
+                ObjectNode o = out.addObject();
+                if (c.comment().isPresent()) {
+                    o.put("comment", c.comment().get());
+                } else {
+                    o.putNull("comment");
+                }
+                c.maintenanceMode().ifPresent(mm -> o.put("maintenance", mm.format()));
+                o.put("store", store);
             }
         }
         return RestResponse.data(out);
     }
 
-    private static String decode(String segment) {
+    private static String decode(String segment, String param) {
         try {
             return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            throw ApiException.badParam("store", "value does not match the regex pattern");
+            throw ApiException.badParam(param, "value does not match the regex pattern");
         }
     }
 }

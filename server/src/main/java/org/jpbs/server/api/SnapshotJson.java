@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
@@ -57,6 +58,31 @@ final class SnapshotJson {
             }
         }
         out.sort((a, b) -> Long.compare(a.time(), b.time()));
+        return out;
+    }
+
+    /**
+     * Snapshot times of a group (finished or not), sorted, as a plain {@code long[]}: 8 bytes per
+     * snapshot, for listings of groups with very many snapshots.
+     */
+    static long[] snapshotTimes(Datastore ds, BackupGroupRef group) throws IOException {
+        long[] times = new long[16];
+        int n = 0;
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(ds.groupDir(group))) {
+            for (Path p : s) {
+                var t = DatastoreLayout.timeOfDir(p.getFileName().toString());
+                if (t.isPresent()) { // a non-directory of that name is skipped when it is listed
+                    if (n == times.length) {
+                        times = java.util.Arrays.copyOf(times, n * 2);
+                    }
+                    times[n++] = t.get();
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return new long[0];
+        }
+        long[] out = java.util.Arrays.copyOf(times, n);
+        java.util.Arrays.sort(out);
         return out;
     }
 
@@ -123,20 +149,44 @@ final class SnapshotJson {
         return o;
     }
 
-    /** One snapshot list item (see the class comment). */
+    /**
+     * One snapshot list item (see the class comment), from one listing of the snapshot
+     * directory and one read of its manifest (no other file system calls unless the directory
+     * holds backup files the manifest does not name). Null if the snapshot vanished meanwhile.
+     */
     static ObjectNode snapshot(Datastore ds, BackupSnapshotRef ref, String owner) throws IOException {
+        Path dir = ds.snapshotDir(ref);
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+            for (Path p : s) {
+                names.add(p.getFileName().toString());
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return null;
+        }
+        names.sort(null);
         ObjectNode o = F.objectNode();
         o.put("backup-type", ref.group().type().text());
         o.put("backup-id", ref.group().id());
         o.put("backup-time", ref.time());
-        Contents c;
-        try {
-            c = contents(ds, ref);
-        } catch (IOException e) {
-            c = null;
+        BackupManifest m = null;
+        long manifestSize = 0;
+        if (names.contains(DatastoreLayout.MANIFEST)) {
+            Path mp = dir.resolve(DatastoreLayout.MANIFEST);
+            try {
+                byte[] raw = Files.readAllBytes(mp);
+                m = BackupManifest.fromBlob(DataBlob.wrap(raw, mp.toString()), mp.toString());
+                manifestSize = raw.length;
+                if (m.backupType() != ref.group().type() || !m.backupId().equals(ref.group().id())
+                        || m.backupTime() != ref.time()) {
+                    m = null; // a manifest of another snapshot: list the directory only
+                }
+            } catch (IOException e) {
+                m = null;
+            }
         }
-        if (c != null) {
-            ObjectNode unprotected = c.manifest().unprotected();
+        if (m != null) {
+            ObjectNode unprotected = m.unprotected();
             JsonNode notes = unprotected.get("notes");
             if (notes != null && notes.isTextual()) {
                 firstLine(notes.textValue()).ifPresent(l -> o.put("comment", l));
@@ -149,15 +199,39 @@ final class SnapshotJson {
             if (fp != null && fp.isTextual()) {
                 o.put("fingerprint", fp.textValue());
             }
-            o.set("files", c.files());
-            o.put("size", c.size());
+            ArrayNode files = o.putArray("files");
+            Set<String> listed = new LinkedHashSet<>();
+            long size = 0;
+            for (FileEntry f : m.files()) {
+                files.add(file(f.filename(), f.cryptMode(), f.size()));
+                listed.add(f.filename());
+                size += f.size();
+            }
+            files.add(file(DatastoreLayout.MANIFEST, m.signature() != null ? CryptMode.SIGN_ONLY : CryptMode.NONE,
+                    manifestSize));
+            listed.add(DatastoreLayout.MANIFEST);
+            size += manifestSize;
+            for (String n : names) {
+                if (!listed.contains(n) && isBackupFile(dir, n)) {
+                    files.add(F.objectNode().put("filename", n));
+                }
+            }
+            o.put("size", size);
         } else {
             ArrayNode files = o.putArray("files");
-            dirFiles(ds.snapshotDir(ref)).forEach(n -> files.add(F.objectNode().put("filename", n)));
+            for (String n : names) {
+                if (isBackupFile(dir, n)) {
+                    files.add(F.objectNode().put("filename", n));
+                }
+            }
         }
         o.put("owner", owner);
-        o.put("protected", ds.isProtected(ref));
+        o.put("protected", names.contains(DatastoreLayout.PROTECTED));
         return o;
+    }
+
+    private static boolean isBackupFile(Path dir, String name) {
+        return BACKUP_FILE.matcher(name).matches() && Files.isRegularFile(dir.resolve(name), LinkOption.NOFOLLOW_LINKS);
     }
 
     /**

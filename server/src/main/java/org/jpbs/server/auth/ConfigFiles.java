@@ -15,6 +15,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jpbs.datastore.config.ConfigVersions;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.FsSync;
 
@@ -73,6 +74,7 @@ final class ConfigFiles {
             throw e;
         }
         FsSync.fsyncDirectory(target.getParent());
+        ConfigVersions.open(target.getParent()).bumpAuth(); // readers (FileAuthenticator) see it at once
     }
 
     /** Holds the configuration lock of one directory until closed. */

@@ -12,12 +12,15 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.datastore.config.ConfigVersions;
 
 /**
  * The {@link Authenticator} of a jpbs server: users, tokens and ACLs from the config directory
@@ -30,8 +33,12 @@ import org.jpbs.core.api.BackupNamespace;
  * be enabled and unexpired. 401 messages are {@code "authentication failed - ..."}.
  *
  * <p>The files are re-read when one of them changes (size, modification time or inode); a file
- * that does not parse keeps the previous state and is logged. Verified token secrets are
- * cached (by SHA-256) so that only the first request of a token pays for the hash. Thread-safe.
+ * that does not parse keeps the previous state and is logged. A server instance ({@link
+ * #open(Path)}) does not {@code stat} the files on every call: writes through jpbs
+ * ({@link AuthConfig}, in any process) bump a shared generation ({@link ConfigVersions}, one
+ * memory read to check), and a hand edit is noticed by a {@code stat} made at most once per
+ * second. Verified token secrets are cached (by SHA-256) so that only the first request of a
+ * token pays for the hash. Thread-safe.
  */
 public final class FileAuthenticator implements Authenticator {
     private static final System.Logger LOG = System.getLogger(FileAuthenticator.class.getName());
@@ -45,39 +52,61 @@ public final class FileAuthenticator implements Authenticator {
     private final Tickets tickets;
     private final Clock clock;
     private final ConcurrentHashMap<String, byte[]> verifiedTokens = new ConcurrentHashMap<>();
+    private final ConfigVersions versions;
+    private final long recheckNanos;
+    private final AtomicLong nextCheck = new AtomicLong(System.nanoTime());
     private volatile Loaded loaded;
 
     private record Stamp(boolean exists, long size, long mtimeNanos, Object fileKey) {}
 
-    private record Loaded(List<Stamp> stamps, AuthState state) {}
+    private record Loaded(long generation, List<Stamp> stamps, AuthState state) {}
 
     /** A successful login: what {@code POST /access/ticket} answers. */
     public record Login(String username, String ticket, String csrfToken) {}
 
-    private FileAuthenticator(Path dir, Tickets tickets, Clock clock, Loaded loaded) {
+    private FileAuthenticator(Path dir, Tickets tickets, Clock clock, ConfigVersions versions, Duration recheck,
+                              Loaded loaded) {
         this.dir = dir;
         this.tickets = tickets;
         this.clock = clock;
+        this.versions = versions;
+        this.recheckNanos = recheck.toNanos();
         this.loaded = loaded;
     }
 
-    /** Opens with the system clock. See {@link #open(Path, Clock)}. */
+    /**
+     * For a server: the system clock; the files are checked through the shared generation and
+     * a {@code stat} at most once per second. See {@link #open(Path, Clock, Duration)}.
+     */
     public static FileAuthenticator open(Path configDir) throws IOException {
-        return open(configDir, Clock.systemUTC());
+        return open(configDir, Clock.systemUTC(), Duration.ofSeconds(1));
+    }
+
+    /**
+     * With a clock (tests): the files are {@code stat}ed on every call. See
+     * {@link #open(Path, Clock, Duration)}.
+     */
+    public static FileAuthenticator open(Path configDir, Clock clock) throws IOException {
+        return open(configDir, clock, Duration.ZERO);
     }
 
     /**
      * Loads the files of {@code configDir} and its ticket key (created if missing).
      *
-     * @param clock the time source for ticket ages and expiry dates
+     * @param clock   the time source for ticket ages and expiry dates
+     * @param recheck how often, at most, the files are {@code stat}ed for hand edits (writes
+     *                through {@link AuthConfig} are seen at once); zero: on every call
      * @throws IOException              if the directory or key cannot be created or a file read
      * @throws IllegalArgumentException naming the file if one cannot be parsed
      */
-    public static FileAuthenticator open(Path configDir, Clock clock) throws IOException {
+    public static FileAuthenticator open(Path configDir, Clock clock, Duration recheck) throws IOException {
         Files.createDirectories(configDir);
         Tickets t = Tickets.loadOrCreate(configDir);
+        ConfigVersions versions = ConfigVersions.open(configDir);
+        long gen = versions.authGeneration();
         List<Stamp> stamps = stamps(configDir);
-        return new FileAuthenticator(configDir, t, clock, new Loaded(stamps, AuthState.load(configDir)));
+        return new FileAuthenticator(configDir, t, clock, versions, recheck,
+                new Loaded(gen, stamps, AuthState.load(configDir)));
     }
 
     /** The ticket signer. */
@@ -88,6 +117,14 @@ public final class FileAuthenticator implements Authenticator {
     /** The current state, re-read first if a file changed. */
     public AuthState state() {
         Loaded l = loaded;
+        long gen = versions.authGeneration();
+        if (recheckNanos > 0 && gen == l.generation()) {
+            long t = System.nanoTime();
+            long due = nextCheck.get();
+            if (t - due < 0 || !nextCheck.compareAndSet(due, t + recheckNanos)) {
+                return l.state(); // nothing written through jpbs, and no hand-edit check due
+            }
+        }
         List<Stamp> now;
         try {
             now = stamps(dir);
@@ -96,17 +133,20 @@ public final class FileAuthenticator implements Authenticator {
             return l.state();
         }
         if (now.equals(l.stamps())) {
+            if (gen != l.generation()) {
+                loaded = new Loaded(gen, l.stamps(), l.state());
+            }
             return l.state();
         }
         synchronized (this) {
             l = loaded;
             if (!now.equals(l.stamps())) {
                 try {
-                    l = new Loaded(now, AuthState.load(dir));
+                    l = new Loaded(gen, now, AuthState.load(dir));
                     verifiedTokens.clear();
                 } catch (IOException | IllegalArgumentException e) {
                     LOG.log(Level.ERROR, "keeping the previous users/ACLs: " + e.getMessage());
-                    l = new Loaded(now, l.state());
+                    l = new Loaded(gen, now, l.state());
                 }
                 loaded = l;
             }
@@ -117,8 +157,13 @@ public final class FileAuthenticator implements Authenticator {
     private static List<Stamp> stamps(Path dir) throws IOException {
         Stamp[] out = new Stamp[AuthState.FILES.length];
         for (int i = 0; i < out.length; i++) {
+            Path f = dir.resolve(AuthState.FILES[i]);
+            if (!Files.exists(f)) { // no exception for a missing file (most setups have no shadow.json)
+                out[i] = new Stamp(false, 0, 0, null);
+                continue;
+            }
             try {
-                BasicFileAttributes a = Files.readAttributes(dir.resolve(AuthState.FILES[i]), BasicFileAttributes.class);
+                BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
                 out[i] = new Stamp(true, a.size(), a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS),
                         a.fileKey());
             } catch (NoSuchFileException e) {

@@ -114,6 +114,11 @@ final class BackupCalls {
         s.ensureRunning();
         String name = archiveName(p, ".fidx");
         long size = p.integer("size", 1, Long.MAX_VALUE);
+        try {
+            FixedIndex.chunkCount(size, org.jpbs.core.FileFormats.DEFAULT_FIXED_CHUNK_SIZE);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("parameter verification failed - 'size': " + e.getMessage());
+        }
         FixedIndex reuse = null;
         var reuseCsum = p.optDigest("reuse-csum");
         if (reuseCsum.isPresent()) {
@@ -325,6 +330,7 @@ final class BackupCalls {
     }
 
     private void info(String msg) {
+        s.task.log(msg);
         BackupSession.LOG.log(Level.INFO, s.logPrefix + msg);
     }
 }

@@ -15,9 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.digest.Digest;
+import org.jpbs.datastore.config.DatastoreHandle;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotWriter;
+import org.jpbs.datastore.task.WorkerTask;
 import org.jpbs.server.ServerContext;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.H2Response;
@@ -34,6 +37,11 @@ import org.jpbs.server.http.SerialExecutor;
  * calls run one at a time on a {@link SerialExecutor} in wire order; chunk uploads run in
  * parallel on the server's chunk workers and hold no lock while writing. The endpoints
  * themselves are in {@link BackupCalls}.
+ *
+ * <p>As in PBS, a session runs as a task (worker type {@code backup}, worker id
+ * {@code <store>:<type>/<id>}) with a task log; it holds a write lookup of its datastore for
+ * its whole life (so switching the datastore to a maintenance mode lets it finish), and a stop
+ * request for the task closes the connection.
  */
 public final class BackupSession implements Http2Service {
     static final System.Logger LOG = System.getLogger(BackupSession.class.getName());
@@ -44,6 +52,8 @@ public final class BackupSession implements Http2Service {
 
     final ServerContext ctx;
     final Datastore ds;
+    final DatastoreHandle handle;
+    final WorkerTask task;
     final String store;
     final String authid;
     final BackupSnapshotRef ref;
@@ -62,11 +72,13 @@ public final class BackupSession implements Http2Service {
     volatile DataBlob manifestBlob;
     private State state = State.RUNNING;
 
-    private BackupSession(ServerContext ctx, Datastore ds, String store, String authid, BackupSnapshotRef ref,
-                          boolean benchmark, boolean debug, SnapshotWriter writer,
+    private BackupSession(ServerContext ctx, DatastoreHandle handle, WorkerTask task, String store, String authid,
+                          BackupSnapshotRef ref, boolean benchmark, boolean debug, SnapshotWriter writer,
                           Optional<BackupSnapshotRef> previous) {
         this.ctx = ctx;
-        this.ds = ds;
+        this.handle = handle;
+        this.task = task;
+        this.ds = handle.datastore();
         this.store = store;
         this.authid = authid;
         this.ref = ref;
@@ -82,21 +94,40 @@ public final class BackupSession implements Http2Service {
 
     /**
      * Runs the checks of §2.1 in order and starts the session: {@code Datastore.Backup} on the
-     * store (403, also for an unknown store), namespace exists (404), benchmark flag matches
+     * store (403, also for an unknown store), the datastore lookup for a write (400 with the
+     * maintenance refusal), namespace exists (404), benchmark flag matches
      * {@code host/benchmark}, owner check, backup time newer than the last finished snapshot,
-     * snapshot directory absent, group lock.
+     * snapshot directory absent, group lock; then the task starts.
      *
+     * @param closeConnection closes the session's connection (used when the task is stopped)
      * @throws ApiException the refusal
      */
     public static BackupSession open(ServerContext ctx, String authid, String store, BackupSnapshotRef ref,
-                                     boolean benchmark, boolean debug, String peer) {
+                                     boolean benchmark, boolean debug, String peer, Runnable closeConnection) {
         var ns = ref.group().ns();
-        Optional<Datastore> dso = ctx.datastore(store);
-        if (dso.isEmpty() || !ctx.auth().canBackup(authid, store, ns)) {
+        if (!ctx.exists(store) || !ctx.auth().canBackup(authid, store, ns)) {
             throw new ApiException(403, "missing permissions 'Datastore.Backup' on '/datastore/" + store
                     + (ns.isRoot() ? "" : "/" + ns) + "'");
         }
-        Datastore ds = dso.get();
+        DatastoreHandle handle;
+        try {
+            handle = ctx.lookup(store, Operation.WRITE);
+        } catch (java.io.IOException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        try {
+            return open(ctx, handle, authid, store, ref, benchmark, debug, peer, closeConnection);
+        } catch (RuntimeException e) {
+            handle.close();
+            throw e;
+        }
+    }
+
+    private static BackupSession open(ServerContext ctx, DatastoreHandle handle, String authid, String store,
+                                      BackupSnapshotRef ref, boolean benchmark, boolean debug, String peer,
+                                      Runnable closeConnection) {
+        var ns = ref.group().ns();
+        Datastore ds = handle.datastore();
         if (!ds.namespaceExists(ns)) {
             throw new ApiException(404, "namespace not found");
         }
@@ -133,10 +164,22 @@ public final class BackupSession implements Http2Service {
                 throw ApiException.badRequest("unable to acquire lock on backup group " + ref.group()
                         + " - another backup is already running");
             }
-            BackupSession s = new BackupSession(ctx, ds, store, authid, ref, benchmark, debug, w, previous);
+            WorkerTask task;
+            try {
+                task = ctx.tasks().begin("backup", store + ":" + ref.group().type().text() + "/" + ref.group().id(), authid);
+            } catch (IOException e) {
+                w.abort();
+                throw e;
+            }
+            BackupSession s = new BackupSession(ctx, handle, task, store, authid, ref, benchmark, debug, w, previous);
             ctx.sessionStarted(s);
+            String start = "starting new " + (benchmark ? "benchmark" : "backup") + " on datastore '" + store + "' from "
+                    + peer + ": \"" + (ns.isRoot() ? "" : "ns/" + ns + "/") + ref + "\"";
+            task.log(start);
+            previous.ifPresent(p -> task.log("previous snapshot " + p.timeString()));
+            task.onAbort(closeConnection);
             LOG.log(Level.INFO, s.logPrefix + "starting new " + (benchmark ? "benchmark" : "backup")
-                    + " on datastore '" + store + "' from " + authid + " (" + peer + ")"
+                    + " on datastore '" + store + "' from " + authid + " (" + peer + "), task " + task.upid()
                     + previous.map(p -> ", previous snapshot " + p.timeString()).orElse(""));
             return s;
         } catch (IOException e) {
@@ -244,21 +287,29 @@ public final class BackupSession implements Http2Service {
             }
             if (abort) {
                 LOG.log(Level.WARNING, logPrefix + "connection closed before finish - removing unfinished backup");
+                task.log("removing unfinished backup");
                 try {
                     writer.abort();
                 } catch (IOException | RuntimeException e) {
                     LOG.log(Level.ERROR, logPrefix + "removing unfinished backup failed: " + e.getMessage(), e);
+                    task.warn("removing unfinished backup failed: " + e.getMessage());
                 }
+                task.finish(task.abortRequested() ? org.jpbs.datastore.task.TaskAbortedException.MESSAGE
+                        : "backup ended but finished flag is not set.");
             } else {
                 LOG.log(Level.DEBUG, () -> logPrefix + "connection closed");
+                task.log("backup finished successfully");
+                task.finish((String) null);
             }
         } finally {
+            handle.close();
             ctx.sessionEnded(this);
         }
     }
 
     /** Writer-level messages: INFO when the session was opened with {@code debug=true}, else DEBUG. */
     void debug(String msg) {
+        task.log(msg);
         if (debug) {
             LOG.log(Level.INFO, logPrefix + msg);
         } else {

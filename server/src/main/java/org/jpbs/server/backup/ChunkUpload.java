@@ -11,7 +11,9 @@ import org.jpbs.server.http.ApiException;
  * Validation of one uploaded chunk (spec {@code pbs-protocol.md} §2.4), run on a worker
  * thread: the body must be exactly {@code encoded-size} bytes and a DataBlob; an unencrypted
  * chunk is decoded (CRC checked) and must be {@code size} bytes hashing to {@code digest}; an
- * encrypted one can only be checked for framing and CRC.
+ * encrypted one can only be checked for framing, CRC and size: its ciphertext is exactly
+ * {@code size} bytes, or fewer if it is compressed (compression is kept only if smaller, spec
+ * {@code pbs-formats.md} §1).
  */
 final class ChunkUpload {
     /** Largest plain chunk: 16 MiB. */
@@ -36,7 +38,14 @@ final class ChunkUpload {
         try {
             blob = DataBlob.wrap(body, resource);
             if (blob.isEncrypted()) {
+                // the server cannot decrypt: CRC, and the sizes the format allows (spec §1)
                 blob.verifyCrc(resource);
+                int payload = body.length - FileFormats.ENCRYPTED_BLOB_HEADER_SIZE;
+                if (blob.isCompressed() ? payload >= size : payload != size) {
+                    throw ApiException.badRequest("encrypted chunk " + digest.hex() + " has " + payload
+                            + " bytes of " + (blob.isCompressed() ? "compressed " : "") + "ciphertext, which does not fit "
+                            + "its size " + size);
+                }
                 return blob;
             }
             byte[] plain = blob.decode(resource, size);

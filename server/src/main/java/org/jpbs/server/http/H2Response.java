@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
  * @param body        the body (not copied)
  */
 public record H2Response(int status, String contentType, byte[] body) {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Json.MAPPER;
     /** Content type of JSON answers (and, as in PBS, of error texts). */
     public static final String JSON_UTF8 = "application/json;charset=UTF-8";
     /** Content type of raw downloads. */

@@ -6,6 +6,8 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -27,6 +29,7 @@ import java.util.concurrent.RejectedExecutionException;
  * same kept-alive connection works (spec {@code pbs-protocol.md}, "Confirmed on the wire").
  */
 final class Http1Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final System.Logger LOG = System.getLogger(Http1Handler.class.getName());
     private final RestHandler rest;
     private final Executor workers;
 
@@ -67,6 +70,10 @@ final class Http1Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 } catch (Throwable e) {
                     resp = errorResponse(ErrorMapper.map(e));
                 }
+                if (resp.stream() != null) {
+                    stream(ctx, resp, keepAlive);
+                    return;
+                }
                 RestResponse r = resp;
                 ctx.executor().execute(() -> {
                     send(ctx, r, keepAlive);
@@ -75,6 +82,38 @@ final class Http1Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
             });
         } catch (RejectedExecutionException e) {
             send(ctx, errorResponse(new ApiException(503, "server is shutting down")), false);
+        }
+    }
+
+    /**
+     * Sends a streamed response from the worker thread: the head with
+     * {@code transfer-encoding: chunked}, then the body in chunks ({@link ChunkedBodyStream}).
+     * A failure while writing the body closes the connection (the status line is already out).
+     */
+    private static void stream(ChannelHandlerContext ctx, RestResponse r, boolean keepAlive) {
+        HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()));
+        if (r.contentType() != null) {
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType());
+        }
+        r.headers().forEach((k, v) -> head.headers().set(k, v));
+        HttpUtil.setTransferEncodingChunked(head, true);
+        head.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(head);
+        ChunkedBodyStream out = new ChunkedBodyStream(ctx);
+        try {
+            r.stream().writeTo(out);
+            out.finish();
+        } catch (Throwable e) {
+            out.discard();
+            LOG.log(System.Logger.Level.WARNING, "streamed response to " + ctx.channel().remoteAddress()
+                    + " aborted: " + e.getMessage());
+            ctx.close();
+            return;
+        }
+        if (keepAlive) {
+            ctx.executor().execute(() -> ctx.channel().config().setAutoRead(true));
+        } else {
+            ctx.close();
         }
     }
 

@@ -97,6 +97,25 @@ public final class Params {
         throw ApiException.badRequest("unsupported content type");
     }
 
+    /**
+     * Every parameter as strings: name to its values (a JSON array gives several values, other
+     * JSON values their text), in request order.
+     */
+    public Map<String, List<String>> asStrings() {
+        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        values.properties().forEach(e -> {
+            List<String> l = new java.util.ArrayList<>();
+            JsonNode n = e.getValue();
+            if (n.isArray()) {
+                n.forEach(x -> l.add(x.isTextual() ? x.textValue() : x.toString()));
+            } else if (!n.isNull()) {
+                l.add(n.isTextual() ? n.textValue() : n.toString());
+            }
+            out.put(e.getKey(), l);
+        });
+        return out;
+    }
+
     /** True if the parameter is present. */
     public boolean has(String name) {
         return values.has(name) && !values.get(name).isNull();

@@ -21,8 +21,11 @@ import org.jpbs.core.index.DynamicIndex;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.config.DatastoreHandle;
+import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotReader;
+import org.jpbs.datastore.task.WorkerTask;
 import org.jpbs.server.ServerContext;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.H2Response;
@@ -37,6 +40,8 @@ import org.jpbs.server.http.SerialExecutor;
  * (checked against the manifest; an index's digests become downloadable),
  * {@code GET /chunk} of a downloadable digest (else 401), {@code GET /speedtest} (1 MiB of
  * {@code 'A'}). Downloads run on the session's serial executor, chunk reads on worker threads.
+ * The session runs as a task ({@code reader}, worker id {@code <store>:<type>/<id>/<time hex>})
+ * and holds a read lookup of its datastore until the connection ends.
  */
 public final class ReaderSession implements Http2Service {
     private static final System.Logger LOG = System.getLogger(ReaderSession.class.getName());
@@ -45,15 +50,20 @@ public final class ReaderSession implements Http2Service {
 
     private final ServerContext ctx;
     private final Datastore ds;
+    private final DatastoreHandle handle;
+    private final WorkerTask task;
     private final SnapshotReader snapshot;
     private final SerialExecutor serial;
     private final Set<Digest> allowed = ConcurrentHashMap.newKeySet();
     private final String logPrefix;
     private final boolean debug;
 
-    private ReaderSession(ServerContext ctx, Datastore ds, String store, SnapshotReader snapshot, boolean debug) {
+    private ReaderSession(ServerContext ctx, DatastoreHandle handle, WorkerTask task, String store,
+                          SnapshotReader snapshot, boolean debug) {
         this.ctx = ctx;
-        this.ds = ds;
+        this.handle = handle;
+        this.task = task;
+        this.ds = handle.datastore();
         this.snapshot = snapshot;
         this.debug = debug;
         this.serial = new SerialExecutor(ctx.virtualThreads());
@@ -75,16 +85,22 @@ public final class ReaderSession implements Http2Service {
      * @throws ApiException the refusal
      */
     public static ReaderSession open(ServerContext ctx, String authid, String store, BackupSnapshotRef ref,
-                                     boolean debug, String peer) {
+                                     boolean debug, String peer, Runnable closeConnection) {
         var ns = ref.group().ns();
-        Optional<Datastore> dso = ctx.datastore(store);
-        boolean read = dso.isPresent() && ctx.auth().canRead(authid, store, ns);
-        boolean backup = dso.isPresent() && ctx.auth().canBackup(authid, store, ns);
+        boolean exists = ctx.exists(store);
+        boolean read = exists && ctx.auth().canRead(authid, store, ns);
+        boolean backup = exists && ctx.auth().canBackup(authid, store, ns);
         if (!read && !backup) {
             throw ApiException.badRequest("no permissions on /datastore/" + store + (ns.isRoot() ? "" : "/" + ns));
         }
-        Datastore ds = dso.get();
+        DatastoreHandle handle;
         try {
+            handle = ctx.lookup(store, Operation.READ);
+        } catch (IOException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        try {
+            Datastore ds = handle.datastore();
             if (!read) {
                 String owner;
                 try {
@@ -99,12 +115,22 @@ public final class ReaderSession implements Http2Service {
             if (!Files.isRegularFile(ds.snapshotDir(ref).resolve(MANIFEST))) {
                 throw ApiException.badRequest("snapshot " + ref + " does not exist.");
             }
-            ReaderSession s = new ReaderSession(ctx, ds, store, ds.openSnapshot(ref), debug);
+            SnapshotReader snap = ds.openSnapshot(ref);
+            WorkerTask task = ctx.tasks().begin("reader", store + ":" + ref.group().type().text() + "/" + ref.group().id()
+                    + "/" + String.format(java.util.Locale.ROOT, "%08X", ref.time()), authid);
+            ReaderSession s = new ReaderSession(ctx, handle, task, store, snap, debug);
             ctx.sessionStarted(s);
-            LOG.log(Level.INFO, s.logPrefix + "starting new reader from " + authid + " (" + peer + ")");
+            task.log("starting new reader on datastore '" + store + "' from " + peer + ": \""
+                    + (ns.isRoot() ? "" : "ns/" + ns + "/") + ref + "\"");
+            task.onAbort(closeConnection);
+            LOG.log(Level.INFO, s.logPrefix + "starting new reader from " + authid + " (" + peer + "), task " + task.upid());
             return s;
         } catch (IOException e) {
+            handle.close();
             throw ApiException.badRequest(e.getMessage());
+        } catch (RuntimeException e) {
+            handle.close();
+            throw e;
         }
     }
 
@@ -177,6 +203,7 @@ public final class ReaderSession implements Http2Service {
             throw ApiException.badRequest(e.getMessage());
         }
         debug("download '" + name + "'");
+        task.log("download '" + name + "'");
         return H2Response.raw(data);
     }
 
@@ -198,7 +225,13 @@ public final class ReaderSession implements Http2Service {
     @Override
     public void connectionClosed() {
         serial.execute(() -> {
-            ctx.sessionEnded(this);
+            try {
+                task.log("reader finished successfully");
+                task.finish(task.abortRequested() ? org.jpbs.datastore.task.TaskAbortedException.MESSAGE : null);
+                handle.close();
+            } finally {
+                ctx.sessionEnded(this);
+            }
             LOG.log(Level.DEBUG, () -> logPrefix + "reader finished");
         });
     }

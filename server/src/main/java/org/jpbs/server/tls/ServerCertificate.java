@@ -2,7 +2,6 @@ package org.jpbs.server.tls;
 
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
@@ -232,7 +231,7 @@ public final class ServerCertificate {
      */
     public SslContext serverContext() throws IOException {
         return SslContextBuilder.forServer(key, chain)
-                .sslProvider(SslProvider.JDK)
+                .sslProvider(TlsEngine.provider())
                 .protocols("TLSv1.3", "TLSv1.2")
                 .build();
     }

@@ -1,0 +1,28 @@
+package org.jpbs.datastore.task;
+
+/**
+ * What a running job writes its progress to: the task log (spec {@code pbs-protocol.md} §4.5).
+ * Each call appends one line {@code <RFC 3339 local time>: <message>} (a message with line
+ * breaks becomes several lines). Thread-safe.
+ */
+public interface TaskLog {
+    /** Appends an informational line. */
+    void log(String message);
+
+    /** Appends {@code WARN: <message>} and counts a warning (the task then ends with {@code WARNINGS: n}). */
+    void warn(String message);
+
+    /** True once somebody asked the task to stop. */
+    boolean abortRequested();
+
+    /**
+     * Throws if the task was asked to stop; long jobs call this between steps.
+     *
+     * @throws TaskAbortedException {@code "abort requested - aborting task"}
+     */
+    default void checkAbort() throws TaskAbortedException {
+        if (abortRequested()) {
+            throw new TaskAbortedException();
+        }
+    }
+}

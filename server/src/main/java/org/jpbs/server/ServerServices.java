@@ -1,0 +1,56 @@
+package org.jpbs.server;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import org.jpbs.datastore.config.DatastoreCache;
+import org.jpbs.datastore.config.DatastoreConfigStore;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.datastore.task.TaskManager;
+import org.jpbs.server.api.DatastoreJobs;
+
+/**
+ * The state a running server shares between its REST API and its backup/reader sessions: the
+ * datastore cache over {@code <config>/datastore.cfg} plus the {@code --datastore} overlay
+ * ({@link DatastoreCache}), the tasks with their logs under {@code <config>/log}
+ * ({@link TaskManager}), and the hook that starts GC, prune and verify ({@link DatastoreJobs}).
+ *
+ * @param datastores the datastore cache
+ * @param tasks      the task manager
+ * @param jobs       how the admin API starts maintenance jobs
+ */
+public record ServerServices(DatastoreCache datastores, TaskManager tasks, DatastoreJobs jobs) {
+    /** Directory of task logs below the config directory. */
+    public static final String LOG_DIR = "log";
+
+    /** Checks for nulls. */
+    public ServerServices {
+        Objects.requireNonNull(datastores, "datastores");
+        Objects.requireNonNull(tasks, "tasks");
+        Objects.requireNonNull(jobs, "jobs");
+    }
+
+    /**
+     * The services of a server config: the datastores of {@code <configDir>/datastore.cfg} and
+     * {@code config.datastores()} (each of those must be a datastore already), tasks under
+     * {@code <configDir>/log}, and {@link DatastoreJobs#NOT_IMPLEMENTED}.
+     *
+     * @throws IOException              if a command-line datastore cannot be opened or the log
+     *                                  directory cannot be created
+     * @throws IllegalArgumentException for an invalid datastore name
+     */
+    public static ServerServices open(ServerConfig config) throws IOException {
+        for (Map.Entry<String, Path> e : config.datastores().entrySet()) {
+            Datastore.open(e.getValue()); // fail at start, not at the first request
+        }
+        DatastoreCache cache = new DatastoreCache(DatastoreConfigStore.open(config.configDir()), config.datastores(),
+                System::nanoTime);
+        return new ServerServices(cache, TaskManager.open(config.configDir().resolve(LOG_DIR)), DatastoreJobs.NOT_IMPLEMENTED);
+    }
+
+    /** A copy with another job starter (where GC, prune and verify plug in). */
+    public ServerServices withJobs(DatastoreJobs newJobs) {
+        return new ServerServices(datastores, tasks, newJobs);
+    }
+}

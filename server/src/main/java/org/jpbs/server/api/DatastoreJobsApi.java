@@ -1,0 +1,119 @@
+package org.jpbs.server.api;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.api.Upid;
+import org.jpbs.datastore.config.DatastoreHandle;
+import org.jpbs.datastore.config.KeepOptions;
+import org.jpbs.datastore.config.Operation;
+import org.jpbs.datastore.task.TaskJob;
+import org.jpbs.server.ServerServices;
+import org.jpbs.server.http.Params;
+import org.jpbs.server.http.RestResponse;
+
+/**
+ * The calls that start maintenance jobs on a datastore (spec {@code pbs-protocol.md} §4.4):
+ * {@code POST .../gc}, {@code POST .../prune}, {@code POST .../prune-datastore},
+ * {@code POST .../verify}, and {@code GET .../active-operations}. Order of checks: parameters
+ * (400), privileges (403), the datastore lookup for a write — which enforces the maintenance
+ * mode (400 {@code "datastore 'x' is in read-only maintenance mode: ..."}) — then the
+ * {@link DatastoreJobs} hook builds the job, which runs as a task; the answer is its UPID.
+ * Stateless.
+ */
+final class DatastoreJobsApi {
+    private static final Set<String> KEEP = Set.copyOf(KeepOptions.KEYS);
+
+    private DatastoreJobsApi() {}
+
+    /** {@code POST .../gc}: Datastore.Modify; task {@code garbage_collection}. */
+    static RestResponse gc(Access acc, ServerServices svc, String store, Params params) throws IOException {
+        ApiParams.of(params.asStrings(), Set.of());
+        acc.checkFull(store, BackupNamespace.ROOT, Access.MODIFY, 0);
+        return start(acc, svc, store, "garbage_collection", h -> svc.jobs().garbageCollection(h));
+    }
+
+    /** {@code POST .../prune} (one group) and {@code .../prune-datastore}: Datastore.Modify or Prune. */
+    static RestResponse prune(Access acc, ServerServices svc, String store, Params params, boolean wholeStore)
+            throws IOException {
+        Set<String> allowed = new java.util.HashSet<>(KEEP);
+        allowed.addAll(List.of("ns", "dry-run", "max-depth"));
+        if (!wholeStore) {
+            allowed.addAll(List.of("backup-type", "backup-id", "use-task"));
+        }
+        ApiParams p = ApiParams.of(params.asStrings(), allowed);
+        for (String k : KEEP) {
+            p.optInteger(k, 1, Integer.MAX_VALUE);
+        }
+        p.bool("dry-run", false);
+        p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
+        if (!wholeStore) {
+            p.backupType();
+            p.backupId();
+        }
+        BackupNamespace ns = p.namespace("ns");
+        acc.checkFull(store, ns, Access.MODIFY, Access.PRUNE);
+        Map<String, String> flat = flat(p);
+        return start(acc, svc, store, "prune", h -> svc.jobs().prune(h, flat));
+    }
+
+    /** {@code POST .../verify}: Datastore.Verify or Backup. */
+    static RestResponse verify(Access acc, ServerServices svc, String store, Params params) throws IOException {
+        ApiParams p = ApiParams.of(params.asStrings(), Set.of("backup-type", "backup-id", "backup-time",
+                "ignore-verified", "outdated-after", "max-depth", "ns"));
+        p.optBackupType();
+        p.optBackupId();
+        p.bool("ignore-verified", false);
+        p.optInteger("outdated-after", 0, Integer.MAX_VALUE);
+        p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
+        BackupNamespace ns = p.namespace("ns");
+        acc.checkFull(store, ns, Access.VERIFY, Access.BACKUP);
+        Map<String, String> flat = flat(p);
+        return start(acc, svc, store, "verify", h -> svc.jobs().verify(h, flat));
+    }
+
+    /** {@code GET .../active-operations}: {@code {"read": n, "write": n}} of this process; Datastore.Audit. */
+    static RestResponse activeOperations(Access acc, ServerServices svc, String store, String query) {
+        ApiParams.ofQuery(query, Set.of());
+        acc.checkFull(store, BackupNamespace.ROOT, Access.AUDIT, 0);
+        int[] ops = svc.datastores().activeOperations(store);
+        return RestResponse.data(JsonNodeFactory.instance.objectNode().put("read", ops[0]).put("write", ops[1]));
+    }
+
+    private static Map<String, String> flat(ApiParams p) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String k : p.names()) {
+            if (!k.equals("_dc")) {
+                p.opt(k).ifPresent(v -> m.put(k, v));
+            }
+        }
+        return m;
+    }
+
+    @FunctionalInterface
+    private interface JobFactory {
+        TaskJob create(DatastoreHandle h);
+    }
+
+    private static RestResponse start(Access acc, ServerServices svc, String store, String type, JobFactory factory)
+            throws IOException {
+        DatastoreHandle h = acc.lookup(store, Operation.WRITE);
+        Upid upid;
+        try {
+            TaskJob job = factory.create(h);
+            upid = svc.tasks().spawn(type, store, acc.authid(), log -> {
+                try (h) {
+                    job.run(log);
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            h.close();
+            throw e;
+        }
+        return RestResponse.data(JsonNodeFactory.instance.textNode(upid.toString()));
+    }
+}
