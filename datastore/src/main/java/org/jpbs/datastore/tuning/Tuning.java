@@ -45,6 +45,19 @@ public record Tuning(boolean gcAtimeSafetyCheck, Duration gcAtimeCutoff, int gcC
         }
     }
 
+    /**
+     * The tuning a datastore's {@code datastore.cfg} {@code tuning} property sets, with the
+     * default thread count; keys it does not set keep their defaults. A capacity above
+     * {@link Integer#MAX_VALUE} is clamped.
+     */
+    public static Tuning from(org.jpbs.datastore.config.DatastoreTuning t) {
+        return DEFAULT.withGcAtimeSafetyCheck(t.gcAtimeSafetyCheck())
+                .withGcAtimeCutoff(Duration.ofMinutes(t.gcAtimeCutoffMinutes()))
+                .withGcCacheCapacity((int) Math.min(Integer.MAX_VALUE, t.gcCacheCapacity()))
+                .withGcChunkMetadataPrefetch(t.gcChunkMetadataPrefetch())
+                .withChunkOrder(ChunkOrder.parse(t.chunkOrder().text()));
+    }
+
     public Tuning withGcAtimeSafetyCheck(boolean v) {
         return new Tuning(v, gcAtimeCutoff, gcCacheCapacity, gcChunkMetadataPrefetch, chunkOrder, threads);
     }
