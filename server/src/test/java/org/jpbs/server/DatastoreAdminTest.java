@@ -42,6 +42,7 @@ import org.jpbs.datastore.snapshot.SnapshotWriter;
 import org.jpbs.datastore.task.TaskJob;
 import org.jpbs.server.api.DatastoreJobs;
 import org.jpbs.server.api.JpbsRestHandler;
+import org.jpbs.server.api.LocalDatastoreJobs;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.junit.jupiter.api.AfterAll;
@@ -76,10 +77,31 @@ class DatastoreAdminTest {
 
     /** The GC hook of this test: 501 unless a job is set. */
     static final class TestJobs implements DatastoreJobs {
+        static final LocalDatastoreJobs REAL = new LocalDatastoreJobs("root@pam");
+        static volatile boolean realGc;
+
         @Override
         public TaskJob garbageCollection(DatastoreHandle ds) {
+            if (realGc) {
+                return REAL.garbageCollection(ds);
+            }
             TaskJob j = gcJob;
             return j == null ? DatastoreJobs.NOT_IMPLEMENTED.garbageCollection(ds) : j;
+        }
+
+        @Override
+        public List<org.jpbs.datastore.prune.PruneDecision> pruneGroup(DatastoreHandle ds, Map<String, String> params) {
+            return REAL.pruneGroup(ds, params);
+        }
+
+        @Override
+        public TaskJob prune(DatastoreHandle ds, Map<String, String> params) {
+            return REAL.prune(ds, params);
+        }
+
+        @Override
+        public TaskJob verify(DatastoreHandle ds, Map<String, String> params) {
+            return REAL.verify(ds, params);
         }
     }
 
@@ -254,7 +276,9 @@ class DatastoreAdminTest {
         Resp gc = call("POST", DS + "/store1/gc", adminToken);
         assertEquals(501, gc.status());
         assertEquals("garbage collection is not implemented yet", gc.text());
-        assertEquals(501, call("POST", DS + "/store1/verify", adminToken).status());
+        Resp verify = call("POST", DS + "/store1/verify", adminToken);
+        assertEquals(200, verify.status(), "allowed again once online");
+        assertEquals("OK", awaitTaskEnd(verify.json().get("data").asText()).get("exitstatus").asText());
         assertEquals(200, get(DS + "/store1/status").status());
     }
 
@@ -402,6 +426,55 @@ class DatastoreAdminTest {
     }
 
     /** Trusts every server certificate (tests only). */
+    @Test
+    @Order(9)
+    void pruneVerifyAndGcRunThroughTheApiWithTheTaskUpid() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            backup("store1", "300", T + i * 86_400L);
+        }
+        String q = "?backup-type=vm&backup-id=300&keep-last=1";
+        Resp dry = call("POST", DS + "/store1/prune" + q + "&dry-run=1", adminToken);
+        assertEquals(200, dry.status(), dry.text());
+        JsonNode list = dry.json().get("data");
+        assertEquals(3, list.size(), list.toString());
+        assertEquals(Set.of("backup-type", "backup-id", "backup-time", "keep", "protected"), fields(list.get(0)));
+        assertEquals(T, list.get(0).get("backup-time").asLong());
+        assertFalse(list.get(0).get("keep").asBoolean());
+        assertTrue(list.get(2).get("keep").asBoolean());
+        assertEquals(3, get(DS + "/store1/snapshots?backup-id=300").json().get("data").size(), "dry run removes nothing");
+        assertEquals(403, call("POST", DS + "/store1/prune" + q, backupToken).status(), "no privilege on store1");
+
+        Resp task = call("POST", DS + "/store1/prune" + q + "&use-task=1", adminToken);
+        assertEquals(200, task.status(), task.text());
+        String pruneUpid = task.json().get("data").asText();
+        assertTrue(pruneUpid.contains(":prune:store1:"), pruneUpid);
+        assertEquals("OK", awaitTaskEnd(pruneUpid).get("exitstatus").asText());
+        JsonNode left = get(DS + "/store1/snapshots?backup-id=300").json().get("data");
+        assertEquals(1, left.size(), left.toString());
+        assertEquals(T + 2 * 86_400L, left.get(0).get("backup-time").asLong());
+
+        Resp v = call("POST", DS + "/store1/verify?backup-type=vm&backup-id=300", adminToken);
+        assertEquals(200, v.status(), v.text());
+        String verifyUpid = v.json().get("data").asText();
+        assertEquals("OK", awaitTaskEnd(verifyUpid).get("exitstatus").asText());
+        JsonNode snap = get(DS + "/store1/snapshots?backup-id=300").json().get("data").get(0);
+        assertEquals("ok", snap.get("verification").get("state").asText(), snap.toString());
+        assertEquals(verifyUpid, snap.get("verification").get("upid").asText(), "verify_state names the task");
+
+        TestJobs.realGc = true;
+        try {
+            Resp gc = call("POST", DS + "/store1/gc", adminToken);
+            assertEquals(200, gc.status(), gc.text());
+            String gcUpid = gc.json().get("data").asText();
+            JsonNode end = awaitTaskEnd(gcUpid);
+            assertEquals("OK", end.get("exitstatus").asText(), end.toString());
+            JsonNode status = JSON.readTree(Files.readString(tmp.resolve("ds-store1/.gc-status")));
+            assertEquals(gcUpid, status.get("upid").asText(), "one UPID: the task's");
+        } finally {
+            TestJobs.realGc = false;
+        }
+    }
+
     static final class TrustAll extends X509ExtendedTrustManager {
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}

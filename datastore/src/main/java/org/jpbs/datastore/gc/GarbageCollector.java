@@ -46,6 +46,7 @@ public final class GarbageCollector {
     private final GcListener listener;
     private final boolean dryRun;
     private final String authId;
+    private final Upid taskUpid;
 
     /**
      * @param ds       the datastore
@@ -56,6 +57,17 @@ public final class GarbageCollector {
      * @param authId   who runs it, for the task id (e.g. {@code root@pam})
      */
     public GarbageCollector(Datastore ds, Tuning tuning, GcFs fs, GcListener listener, boolean dryRun, String authId) {
+        this(ds, tuning, fs, listener, dryRun, authId, null);
+    }
+
+    /**
+     * As {@link #GarbageCollector(Datastore, Tuning, GcFs, GcListener, boolean, String)}, for a GC
+     * that runs as a task: {@code upid} (the task's id) is recorded in {@code .gc-status}; null
+     * makes a fresh one.
+     */
+    public GarbageCollector(Datastore ds, Tuning tuning, GcFs fs, GcListener listener, boolean dryRun, String authId,
+                            Upid upid) {
+        this.taskUpid = upid;
         this.ds = Objects.requireNonNull(ds, "ds");
         this.tuning = Objects.requireNonNull(tuning, "tuning");
         this.fs = Objects.requireNonNull(fs, "fs");
@@ -79,7 +91,7 @@ public final class GarbageCollector {
              WriterReferences.Epoch epoch = WriterReferences.openEpoch(root)) {
             Instant start = Instant.now();
             String store = root.getFileName() == null ? "" : root.getFileName().toString();
-            Upid upid = TaskIds.next("garbage_collection", store, authId, start.getEpochSecond());
+            Upid upid = taskUpid != null ? taskUpid : TaskIds.next("garbage_collection", store, authId, start.getEpochSecond());
             Instant oldestWriter = DatastoreLock.oldestSharedSince(root).orElse(start);
             if (oldestWriter.isAfter(start)) {
                 oldestWriter = start;

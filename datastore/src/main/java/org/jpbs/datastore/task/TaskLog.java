@@ -12,6 +12,15 @@ public interface TaskLog {
     /** Appends {@code WARN: <message>} and counts a warning (the task then ends with {@code WARNINGS: n}). */
     void warn(String message);
 
+    /**
+     * The task id of the task this log belongs to, or null if the job does not run as a task
+     * (e.g. a CLI command writing to the terminal). Jobs record it where PBS does (the GC status,
+     * a snapshot's {@code verify_state}).
+     */
+    default org.jpbs.core.api.Upid upid() {
+        return null;
+    }
+
     /** True once somebody asked the task to stop. */
     boolean abortRequested();
 

@@ -62,11 +62,19 @@ public final class Verifier implements AutoCloseable {
      * @param authId who runs it, for the task id (e.g. {@code root@pam})
      */
     public Verifier(Datastore ds, VerifyOptions options, String authId, Listener listener) {
+        this(ds, options, authId, listener, null);
+    }
+
+    /**
+     * As {@link #Verifier(Datastore, VerifyOptions, String, Listener)}, for a verify that runs as a
+     * task: {@code upid} (the task's id) goes into {@code verify_state}; null makes a fresh one.
+     */
+    public Verifier(Datastore ds, VerifyOptions options, String authId, Listener listener, Upid upid) {
         this.ds = Objects.requireNonNull(ds, "ds");
         this.options = Objects.requireNonNull(options, "options");
         this.listener = Objects.requireNonNull(listener, "listener");
         String store = ds.root().getFileName() == null ? "" : ds.root().getFileName().toString();
-        this.upid = TaskIds.next("verify", store, authId, options.now().getEpochSecond());
+        this.upid = upid != null ? upid : TaskIds.next("verify", store, authId, options.now().getEpochSecond());
         this.pool = Executors.newFixedThreadPool(options.threads(),
                 r -> Thread.ofPlatform().name("jpbs-verify").daemon(true).unstarted(r));
         this.chunks = new ChunkVerifier(ds.chunkStore(), pool, options.chunkOrder() == ChunkOrder.INODE);

@@ -31,6 +31,18 @@ public interface DatastoreJobs {
     }
 
     /**
+     * Prune of one group, done at once ({@code POST .../prune} without {@code use-task}); the
+     * answer lists every snapshot with its verdict.
+     *
+     * @param params as {@link #prune}
+     * @throws ApiException to refuse or report failure
+     */
+    default java.util.List<org.jpbs.datastore.prune.PruneDecision> pruneGroup(DatastoreHandle ds,
+            Map<String, String> params) {
+        throw new ApiException(501, "prune is not implemented yet");
+    }
+
+    /**
      * Prune of a datastore or group.
      *
      * @param params the validated request parameters ({@code keep-*}, {@code ns}, {@code backup-type},

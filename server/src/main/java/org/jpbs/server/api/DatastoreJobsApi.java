@@ -58,6 +58,9 @@ final class DatastoreJobsApi {
         BackupNamespace ns = p.namespace("ns");
         acc.checkFull(store, ns, Access.MODIFY, Access.PRUNE);
         Map<String, String> flat = flat(p);
+        if (!wholeStore && !p.bool("use-task", false)) {
+            return pruneNow(acc, svc, store, flat);
+        }
         return start(acc, svc, store, "prune", h -> svc.jobs().prune(h, flat));
     }
 
@@ -82,6 +85,31 @@ final class DatastoreJobsApi {
         acc.checkFull(store, BackupNamespace.ROOT, Access.AUDIT, 0);
         int[] ops = svc.datastores().activeOperations(store);
         return RestResponse.data(JsonNodeFactory.instance.objectNode().put("read", ops[0]).put("write", ops[1]));
+    }
+
+    /**
+     * Prune of one group without a task: {@code [{"backup-type","backup-id","backup-time","keep",
+     * "protected","ns"?}]}, oldest first (spec {@code pbs-protocol.md} §4.4).
+     */
+    private static RestResponse pruneNow(Access acc, ServerServices svc, String store, Map<String, String> flat)
+            throws IOException {
+        List<org.jpbs.datastore.prune.PruneDecision> decisions;
+        try (DatastoreHandle h = acc.lookup(store, Operation.WRITE)) {
+            decisions = svc.jobs().pruneGroup(h, flat);
+        }
+        com.fasterxml.jackson.databind.node.ArrayNode out = JsonNodeFactory.instance.arrayNode();
+        for (org.jpbs.datastore.prune.PruneDecision d : decisions) {
+            com.fasterxml.jackson.databind.node.ObjectNode o = out.addObject();
+            o.put("backup-type", d.snapshot().group().type().text());
+            o.put("backup-id", d.snapshot().group().id());
+            o.put("backup-time", d.snapshot().time());
+            o.put("keep", d.mark().keeps());
+            o.put("protected", d.mark() == org.jpbs.datastore.prune.PruneMark.PROTECTED);
+            if (!d.snapshot().group().ns().isRoot()) {
+                o.put("ns", d.snapshot().group().ns().toString());
+            }
+        }
+        return RestResponse.data(out);
     }
 
     private static Map<String, String> flat(ApiParams p) {
