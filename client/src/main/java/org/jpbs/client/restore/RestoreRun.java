@@ -1,0 +1,262 @@
+package org.jpbs.client.restore;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jpbs.client.Workers;
+import org.jpbs.client.progress.ProgressListener;
+import org.jpbs.core.blob.EncodedChunk;
+import org.jpbs.core.blob.ZeroChunks;
+import org.jpbs.core.crypto.CryptConfig;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.core.errors.CorruptDataException;
+import org.jpbs.core.index.IndexFile;
+
+/**
+ * One restore of one index: the loop both engines share. It walks the index, settles zero
+ * chunks by their digest without loading them, starts a {@link Loader} for every other chunk
+ * with at most {@code permits} chunks between start and write, and writes each verified chunk
+ * out of order (to a channel or a {@link ChunkConsumer}, from the worker threads) or strictly
+ * in order (to a stream). Progress counts the plaintext bytes of finished chunks. Single use.
+ */
+final class RestoreRun {
+    /**
+     * Starts loading chunk {@code i}; the future completes, on a worker thread, with its decoded
+     * plaintext checked by {@link #checked}, or exceptionally with the {@link IOException}.
+     */
+    @FunctionalInterface
+    interface Loader {
+        CompletableFuture<byte[]> load(int i) throws InterruptedException;
+    }
+
+    /** Where an unordered restore puts a chunk; {@code data} null = zero chunk known by digest. */
+    @FunctionalInterface
+    interface Sink {
+        void write(int i, byte[] data, int len) throws IOException;
+    }
+
+    final IndexFile index;
+    final String resource;
+    final ExecutorService pool;
+    final Counters counters = new Counters();
+    final ZeroDigests zeros;
+    private final boolean verify;
+    private final CryptConfig crypt;
+    private final ProgressListener progress;
+
+    RestoreRun(IndexFile index, String resource, int workers, boolean verify, CryptConfig crypt,
+               ProgressListener progress) {
+        this.index = index;
+        this.resource = resource;
+        this.verify = verify;
+        this.crypt = crypt;
+        this.progress = progress;
+        this.zeros = new ZeroDigests(index, crypt);
+        this.pool = Workers.pool(workers, "jpbs-restore-worker");
+    }
+
+    /** The key of this run (null: none). */
+    CryptConfig crypt() {
+        return crypt;
+    }
+
+    /**
+     * Checks a decoded chunk (length, and with {@code verify} its digest) and counts it as fetched.
+     *
+     * @throws CorruptDataException naming the chunk, its number and offset
+     */
+    byte[] checked(int i, byte[] data) throws CorruptDataException {
+        check(index, i, data, verify, crypt, resource);
+        counters.fetchedChunks.increment();
+        counters.fetchedBytes.add(index.chunkLength(i));
+        return data;
+    }
+
+    /** {@link #checked} for use inside futures: wraps the exception in a {@link CompletionException}. */
+    byte[] checkedOrThrow(int i, IoSupplier load) {
+        try {
+            return checked(i, load.get());
+        } catch (IOException e) {
+            throw new CompletionException(e);
+        }
+    }
+
+    /** A chunk read that may fail. */
+    @FunctionalInterface
+    interface IoSupplier {
+        byte[] get() throws IOException;
+    }
+
+    /**
+     * Restores out of order into a channel with positional writes; with {@code sparse}, zero
+     * chunks (by digest or by content) are skipped.
+     */
+    RestoreStats toChannel(Loader loader, int permits, boolean sparse, FileChannel target) throws IOException {
+        return unordered(loader, permits, sparse, (i, data, len) -> {
+            if (data == null) {
+                data = zeros.buffer(len);
+            } else if (sparse && ZeroChunks.isZero(data, 0, len)) {
+                counters.zero(len);
+                counters.skippedBytes.add(len);
+                return;
+            }
+            writeFully(target, data, len, index.chunkStart(i));
+        });
+    }
+
+    /** Restores out of order into a consumer (zero chunks as null). */
+    RestoreStats toConsumer(Loader loader, int permits, ChunkConsumer consumer) throws IOException {
+        return unordered(loader, permits, false, (i, data, len) -> consumer.accept(index.chunkStart(i), data, len));
+    }
+
+    private RestoreStats unordered(Loader loader, int permits, boolean skipZeros, Sink sink) throws IOException {
+        long start = System.nanoTime();
+        int n = index.chunkCount();
+        Semaphore window = new Semaphore(permits);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try {
+            for (int i = 0; i < n && failure.get() == null; i++) {
+                int idx = i;
+                int len = index.chunkLength(i);
+                Digest d = index.digest(i);
+                if (zeros.isZero(d, len)) {
+                    counters.zero(len);
+                    if (skipZeros) {
+                        counters.skippedBytes.add(len);
+                        progress.advance(len);
+                        continue;
+                    }
+                    window.acquire();
+                    pool.execute(() -> {
+                        try {
+                            sink.write(idx, null, len);
+                            progress.advance(len);
+                        } catch (Throwable t) {
+                            failure.compareAndSet(null, t);
+                        } finally {
+                            window.release();
+                        }
+                    });
+                    continue;
+                }
+                window.acquire();
+                CompletableFuture<byte[]> f;
+                try {
+                    f = loader.load(idx);
+                } catch (RuntimeException e) {
+                    window.release();
+                    failure.compareAndSet(null, e);
+                    break;
+                }
+                f.whenComplete((data, err) -> {
+                    try {
+                        if (err != null) {
+                            failure.compareAndSet(null, err);
+                            return;
+                        }
+                        sink.write(idx, data, len);
+                        progress.advance(len);
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    } finally {
+                        window.release();
+                    }
+                });
+            }
+            window.acquire(permits);
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("restore of " + resource + " interrupted");
+        } finally {
+            pool.shutdown();
+        }
+        Workers.rethrow(unwrap(failure.get()));
+        return counters.stats(index, System.nanoTime() - start);
+    }
+
+    /**
+     * Restores into a stream strictly in order, with up to {@code permits} chunks loading ahead.
+     * The stream is flushed, not closed.
+     */
+    RestoreStats toStream(Loader loader, int permits, OutputStream out) throws IOException {
+        long start = System.nanoTime();
+        int n = index.chunkCount();
+        ArrayDeque<CompletableFuture<byte[]>> ahead = new ArrayDeque<>();
+        int next = 0;
+        try {
+            for (int i = 0; i < n; i++) {
+                while (next < n && ahead.size() < permits) {
+                    int idx = next++;
+                    ahead.add(zeros.isZero(index.digest(idx), index.chunkLength(idx))
+                            ? CompletableFuture.completedFuture(null) : loader.load(idx));
+                }
+                byte[] data = ahead.poll().get();
+                int len = index.chunkLength(i);
+                if (data == null) {
+                    counters.zero(len);
+                    data = zeros.buffer(len);
+                }
+                out.write(data, 0, len);
+                progress.advance(len);
+            }
+            out.flush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("restore of " + resource + " interrupted");
+        } catch (ExecutionException e) {
+            Workers.rethrow(unwrap(e.getCause()));
+        } finally {
+            ahead.forEach(f -> f.cancel(true));
+            pool.shutdownNow();
+        }
+        return counters.stats(index, System.nanoTime() - start);
+    }
+
+    /**
+     * Checks a decoded chunk: its length must be the index's chunk length and, with
+     * {@code verify}, its SHA-256 must be its digest.
+     *
+     * @throws CorruptDataException naming the chunk, its number and offset
+     */
+    static void check(IndexFile index, int i, byte[] data, boolean verify, CryptConfig crypt, String resource)
+            throws CorruptDataException {
+        Digest d = index.digest(i);
+        int len = index.chunkLength(i);
+        if (data.length != len) {
+            throw new CorruptDataException("chunk " + d.hex(), -1, "decoded to " + data.length
+                    + " bytes, but " + resource + " expects " + len + " (chunk #" + i + ")");
+        }
+        if (verify) {
+            Digest actual = EncodedChunk.digest(data, 0, len, crypt);
+            if (!actual.equals(d)) {
+                throw new CorruptDataException("chunk " + d.hex(), -1, "content does not match its digest (hashes to "
+                        + actual.hex() + "; " + resource + " chunk #" + i + " at byte " + index.chunkStart(i) + ")");
+            }
+        }
+    }
+
+    /** Writes {@code data[0, len)} at {@code offset} with positional writes. */
+    static void writeFully(FileChannel target, byte[] data, int len, long offset) throws IOException {
+        ByteBuffer bb = ByteBuffer.wrap(data, 0, len);
+        while (bb.hasRemaining()) {
+            target.write(bb, offset + bb.position());
+        }
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}
