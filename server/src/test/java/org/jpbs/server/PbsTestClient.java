@@ -246,6 +246,12 @@ final class PbsTestClient implements AutoCloseable {
         channel.close().syncUninterruptibly();
     }
 
+    /** Drops the connection abruptly (TCP reset: SO_LINGER 0), as a killed client would. */
+    void abort() {
+        channel.config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
+        channel.close().syncUninterruptibly();
+    }
+
     private static final class ClientCodec implements HttpClientUpgradeHandler.UpgradeCodec {
         private final String protocol;
 

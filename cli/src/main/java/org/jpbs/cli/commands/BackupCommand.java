@@ -150,6 +150,9 @@ public final class BackupCommand implements Callable<Integer> {
         boolean done = false;
         // beginSnapshot holds the shared datastore lock until commit/abort (as a PBS backup writer)
         try (SnapshotWriter writer = ds.beginSnapshot(ref, owner())) {
+            if (previous != null) {
+                writer.lockBase(previous.ref()); // not prunable while its chunks are reused
+            }
             for (ArchiveSpec spec : specs) {
                 if (spec.image()) {
                     total = total.plus(backupImage(ds, writer, spec, knownDigests(previous, spec, cp), threads, cp));

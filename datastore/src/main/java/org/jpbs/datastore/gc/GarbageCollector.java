@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.Objects;
 import org.jpbs.core.api.Upid;
 import org.jpbs.datastore.lock.DatastoreLock;
-import org.jpbs.datastore.lock.InProcessLock;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.FileStat;
 import org.jpbs.datastore.os.TaskIds;
@@ -165,12 +164,12 @@ public final class GarbageCollector {
         return oldestWriter.isBefore(min) ? oldestWriter.minus(WRITER_MARGIN) : min;
     }
 
-    /** Removes {@code .tmp-*} snapshot directories older than the cutoff whose group has no writer here. */
+    /** Removes {@code .tmp-*} snapshot directories older than the cutoff that no backup writer or removal (any process) holds. */
     private long removeStaleTempDirs(MarkPhase.Result mark, Instant minAtime) throws IOException {
         long removed = 0;
         for (Path dir : mark.tempDirs()) {
-            if (InProcessLock.isLocked(dir.getParent())) {
-                continue; // a backup of this JVM is writing into this group
+            if (org.jpbs.datastore.snapshot.Datastore.isTempDirInUse(dir)) {
+                continue; // a backup is writing into this group, or a removal is deleting it
             }
             FileStat st;
             try {

@@ -5,11 +5,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A non-blocking exclusive lock on a path, valid inside this JVM only: used for "one backup
- * writer per group at a time". Keys are absolute, normalized paths. Unlike old PBS, which
- * {@code flock}s the group directory itself (spec {@code pbs-formats.md} §7 "Locks"), this
- * does not exclude other processes: Java cannot lock a directory, and jpbs puts no foreign
- * lock files into PBS directories.
+ * A non-blocking exclusive lock on a path, valid inside this JVM only (used for manifest
+ * updates). Keys are absolute, normalized paths. Group and snapshot locks, which must exclude
+ * other processes too, are {@link DirLock}s.
  */
 public final class InProcessLock implements AutoCloseable {
     private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();

@@ -46,6 +46,8 @@ final class Native {
     static final int F_GETLK = 5;
     /** {@code F_RDLCK}, {@code F_WRLCK}, {@code F_UNLCK}. */
     static final short F_RDLCK = 0, F_WRLCK = 1, F_UNLCK = 2;
+    /** {@code flock(2)} operations: {@code LOCK_SH}, {@code LOCK_EX}, {@code LOCK_NB}, {@code LOCK_UN}. */
+    static final int LOCK_SH = 1, LOCK_EX = 2, LOCK_NB = 4, LOCK_UN = 8;
     /** {@code EAGAIN}, {@code EACCES}: a conflicting lock. */
     static final int EAGAIN = 11, EACCES = 13, EINTR = 4;
     /** statx mask bits: type+mode, inode, atime, size. */
@@ -69,6 +71,7 @@ final class Native {
     static final MethodHandle CLOSE;     // int close(int fd)
     static final MethodHandle STRERROR;  // char *strerror(int errnum)
     static final MethodHandle FCNTL_LOCK; // int fcntl(int fd, int cmd, struct flock *)
+    static final MethodHandle FLOCK;     // int flock(int fd, int operation)
     static final MethodHandle OPENDIR;   // DIR *opendir(const char *path)
     static final MethodHandle READDIR;   // struct dirent64 *readdir64(DIR *)
     static final MethodHandle CLOSEDIR;  // int closedir(DIR *)
@@ -81,6 +84,7 @@ final class Native {
     static {
         boolean ok = false;
         MethodHandle ut = null, op = null, sf = null, cl = null, se = null;
+        MethodHandle fl = null;
         MethodHandle fc = null, od = null, rd = null, cd = null, df = null, sx = null, el = null;
         StructLayout cap = null;
         VarHandle errno = null;
@@ -105,6 +109,8 @@ final class Native {
             fc = linker.downcallHandle(libc.find("fcntl").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
                             ValueLayout.ADDRESS), ce, Linker.Option.firstVariadicArg(2));
+            fl = linker.downcallHandle(libc.find("flock").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), ce);
             od = linker.downcallHandle(libc.find("opendir").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS), ce);
             rd = linker.downcallHandle(libc.find("readdir64").orElseThrow(),
@@ -130,6 +136,7 @@ final class Native {
         CLOSE = cl;
         STRERROR = se;
         FCNTL_LOCK = fc;
+        FLOCK = fl;
         OPENDIR = od;
         READDIR = rd;
         CLOSEDIR = cd;

@@ -21,6 +21,8 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.chunks.ChunkStore;
 import org.jpbs.datastore.chunks.SyncLevel;
+import org.jpbs.datastore.lock.DirLock;
+import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.datastore.os.AtomicFiles;
 
 /**
@@ -282,12 +284,15 @@ public final class Datastore {
     }
 
     /**
-     * Removes a snapshot (for forget and prune). The directory is first renamed to a hidden
-     * {@code .tmp-removing-*} name, so it vanishes from listings at once, then deleted. If it
-     * was the group's last snapshot and no writer in this process holds the group, the group
-     * directory is removed too (with {@code owner} and {@code notes}).
+     * Removes a snapshot (for forget and prune). Takes the exclusive snapshot lock first
+     * ({@link DirLock}, spec {@code pbs-datastore-ops.md} §2.2), so a snapshot that a reader
+     * session or verify reads, or a running backup uses as its base, is refused. The directory
+     * is then renamed to a hidden {@code .tmp-removing-*} name (it vanishes from listings at
+     * once) and deleted while still locked. If it was the group's last snapshot and nobody holds
+     * the group lock, the group directory is removed too (with {@code owner} and {@code notes}).
      *
      * @throws NoSuchFileException if the snapshot does not exist
+     * @throws LockedException     {@code "snapshot <ref> is locked by another operation (<who>)"}
      * @throws IOException         {@code "cannot remove protected snapshot <ref>"} if protected, or on I/O errors
      */
     public void removeSnapshot(BackupSnapshotRef ref) throws IOException {
@@ -295,14 +300,43 @@ public final class Datastore {
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " not found");
         }
-        if (isProtected(ref)) {
-            throw new IOException("cannot remove protected snapshot " + ref);
+        try (DirLock _ = DirLock.exclusive(dir, "snapshot " + ref, "forget/prune")) {
+            if (isProtected(ref)) {
+                throw new IOException("cannot remove protected snapshot " + ref);
+            }
+            Path hidden = dir.resolveSibling(GroupDirs.REMOVING_PREFIX + ref.timeString() + "-"
+                    + AtomicFiles.randomSuffix(8));
+            Files.move(dir, hidden, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.deleteTree(hidden);
         }
-        Path hidden = dir.resolveSibling(DatastoreLayout.TMP_PREFIX + "removing-" + ref.timeString() + "-"
-                + AtomicFiles.randomSuffix(8));
-        Files.move(dir, hidden, StandardCopyOption.ATOMIC_MOVE);
-        AtomicFiles.deleteTree(hidden);
         GroupDirs.removeIfEmpty(groupDir(ref.group()), "backup group " + ref.group().relativePath());
+    }
+
+    /**
+     * Takes a shared lock on a finished snapshot (spec {@code pbs-protocol.md} §2.1 step 9, §3;
+     * {@code pbs-datastore-ops.md} §3.1): held by reader sessions, verify and a backup on its
+     * base snapshot; while held, forget and prune of the snapshot fail.
+     *
+     * @param purpose who holds it, named in others' errors, e.g. {@code "reader"}
+     * @throws NoSuchFileException if the snapshot does not exist or has no manifest (checked after locking)
+     * @throws LockedException     {@code "snapshot <ref> is locked by another operation (<who>)"}, e.g. while it is removed
+     */
+    public DirLock lockSnapshotShared(BackupSnapshotRef ref, String purpose) throws IOException {
+        Path dir = snapshotDir(ref);
+        DirLock l = DirLock.shared(dir, "snapshot " + ref, purpose);
+        if (!Files.isRegularFile(dir.resolve(DatastoreLayout.MANIFEST))) { // removed just before we locked it
+            l.close();
+            throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " does not exist");
+        }
+        return l;
+    }
+
+    /**
+     * True if a hidden {@code .tmp-*} directory of a group is in use right now (a backup writer
+     * holds the group, or a removal still holds the directory), so it must not be deleted.
+     */
+    public static boolean isTempDirInUse(Path tmpDir) throws IOException {
+        return GroupDirs.tempDirInUse(tmpDir);
     }
 
     /** {@link #cleanupStaleTempDirs(Duration)} with {@link #STALE_TEMP_AGE} (24 h). */
@@ -312,9 +346,10 @@ public final class Datastore {
 
     /**
      * Removes hidden {@code .tmp-*} directories in group directories whose modification time is
-     * older than {@code maxAge}: leftovers of writers or removals that crashed. Groups with an
-     * active writer in this process are skipped; writers in other processes are assumed to
-     * finish within {@code maxAge}.
+     * older than {@code maxAge}: leftovers of writers or removals that crashed or were killed.
+     * Each group is cleaned under its exclusive lock; groups that anyone holds (a running backup,
+     * in this JVM or another process) are skipped, and so are removals still in progress.
+     * ({@link SnapshotWriter} also cleans its group, at any age, when a backup starts.)
      *
      * @return number of directories removed
      */

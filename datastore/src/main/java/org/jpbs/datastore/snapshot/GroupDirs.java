@@ -14,7 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Set;
-import org.jpbs.datastore.lock.InProcessLock;
+import org.jpbs.datastore.lock.DirLock;
 import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.datastore.os.AtomicFiles;
 
@@ -115,37 +115,75 @@ final class GroupDirs {
 
     /**
      * Removes the group with its {@code owner} and {@code notes} if it has no snapshots left and
-     * no writer of this process holds it.
+     * nobody (this JVM or another process, e.g. a backup writer) holds the group lock.
      */
     static void removeIfEmpty(Path groupDir, String what) throws IOException {
-        try (InProcessLock _ = InProcessLock.tryLock(groupDir, what, "a backup writer")) {
+        try (DirLock _ = DirLock.exclusive(groupDir, what, "group removal")) {
             removeIfOnly(groupDir, Set.of(DatastoreLayout.OWNER, DatastoreLayout.NOTES), false);
-        } catch (LockedException e) {
-            // a writer is about to add a snapshot: the group stays
+        } catch (LockedException | NoSuchFileException e) {
+            // a writer is about to add a snapshot, or the group is gone already
         }
     }
 
     /**
-     * Removes hidden {@code .tmp-*} directories of the group whose mtime is before {@code cutoff};
-     * skips the group if a writer of this process holds it.
+     * Removes hidden {@code .tmp-*} directories of the group whose mtime is before {@code cutoff},
+     * under the exclusive group lock; skips the group if anyone holds its lock (a backup writer is
+     * then using its own temp directory) and each removal in progress ({@link #tempDirInUse}).
      *
      * @return number of directories removed
      */
     static int removeStaleTempDirs(Path groupDir, Instant cutoff) throws IOException {
-        if (InProcessLock.isLocked(groupDir)) {
+        try (DirLock _ = DirLock.exclusive(groupDir, "backup group " + groupDir, "temp cleanup")) {
+            return removeTempDirsLocked(groupDir, cutoff);
+        } catch (LockedException | NoSuchFileException e) {
             return 0;
         }
+    }
+
+    /**
+     * Removes the group's {@code .tmp-*} directories older than {@code cutoff} (null: any age);
+     * the caller holds the exclusive group lock, so no writer is using them. Removals in
+     * progress ({@code .tmp-removing-*} still locked by their remover) are left alone.
+     *
+     * @return number of directories removed
+     */
+    static int removeTempDirsLocked(Path groupDir, Instant cutoff) throws IOException {
         int removed = 0;
         for (String name : Datastore.subdirNames(groupDir)) {
             if (!name.startsWith(DatastoreLayout.TMP_PREFIX)) {
                 continue;
             }
             Path p = groupDir.resolve(name);
-            if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(cutoff)) {
-                AtomicFiles.deleteTree(p);
+            try {
+                if (cutoff != null
+                        && !Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(cutoff)) {
+                    continue;
+                }
+                if (name.startsWith(REMOVING_PREFIX)) {
+                    try (DirLock _ = DirLock.exclusive(p, "removed snapshot " + p, "temp cleanup")) {
+                        AtomicFiles.deleteTree(p);
+                    }
+                } else {
+                    AtomicFiles.deleteTree(p);
+                }
                 removed++;
+            } catch (LockedException | NoSuchFileException e) {
+                // a removal in progress, or gone meanwhile
             }
         }
         return removed;
+    }
+
+    /** Prefix of a snapshot directory being removed ({@link Datastore#removeSnapshot}). */
+    static final String REMOVING_PREFIX = DatastoreLayout.TMP_PREFIX + "removing-";
+
+    /**
+     * True if a hidden temp directory of a group is in use right now: for a writer's
+     * {@code .tmp-<time>-*} directory, if the group is locked exclusively (a backup runs); for a
+     * {@code .tmp-removing-*} directory, if its remover still holds it.
+     */
+    static boolean tempDirInUse(Path tmpDir) throws IOException {
+        String name = tmpDir.getFileName().toString();
+        return DirLock.isExclusivelyLocked(name.startsWith(REMOVING_PREFIX) ? tmpDir : tmpDir.getParent());
     }
 }

@@ -26,16 +26,19 @@ import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.lock.DatastoreLock;
-import org.jpbs.datastore.lock.InProcessLock;
+import org.jpbs.datastore.lock.DirLock;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.FsSync;
 
 /**
  * Writes one new snapshot so that it becomes visible only complete (spec
  * {@code pbs-formats.md} §7, §8). Created by {@link Datastore#beginSnapshot}, which:
- * takes the shared datastore lock ({@link DatastoreLock}, held until commit or abort) and the
- * in-process group lock (one writer per group; other processes are not excluded); requires the
- * namespace to exist ({@code "namespace not found"}); creates the group directory and its
+ * takes the shared datastore lock ({@link DatastoreLock}, held until commit or abort); requires the
+ * namespace to exist ({@code "namespace not found"}); creates the group directory and takes the
+ * exclusive group lock ({@link DirLock}: {@code flock} on the group directory, excluding every
+ * other writer of the group in this JVM, other jpbs processes and PBS; {@code "backup group
+ * <group> is locked by another operation (...)"}); removes the group's leftover {@code .tmp-*}
+ * directories of killed writers (safe: nobody else can write in the group now); creates its
  * {@code owner} file ({@code "<authid>\n"}, O_EXCL) if the group is new, else requires the
  * same owner ({@code "backup owner check failed (<requested> != <owner>)"}); requires the time
  * to be newer than the last finished snapshot ({@code "backup timestamp is older than last
@@ -64,7 +67,8 @@ public final class SnapshotWriter implements AutoCloseable {
     private final List<Collection<Digest>> referenced = new ArrayList<>(); // guarded by this
     private boolean registered;
     private DatastoreLock dsLock;
-    private InProcessLock groupLock;
+    private DirLock groupLock;
+    private DirLock baseLock;
     private Path tmpDir;
     private boolean createdGroup;
     private boolean createdTypeDir;
@@ -100,13 +104,33 @@ public final class SnapshotWriter implements AutoCloseable {
     private void setup() throws IOException {
         dsLock = DatastoreLock.shared(ds.root());
         String group = ref.group().relativePath();
-        groupLock = InProcessLock.tryLock(groupDir, "backup group " + group, "another backup in this process");
         if (!ds.namespaceExists(ref.group().ns())) {
             throw new IOException("namespace not found");
         }
-        GroupDirs.Created created = GroupDirs.create(groupDir);
-        createdGroup = created.group();
-        createdTypeDir = created.typeDir();
+        for (int attempt = 0; ; attempt++) {
+            GroupDirs.Created created = GroupDirs.create(groupDir);
+            createdGroup |= created.group();
+            createdTypeDir |= created.typeDir();
+            try {
+                groupLock = DirLock.exclusive(groupDir, "backup group " + group, "backup");
+            } catch (java.nio.file.NoSuchFileException e) {
+                if (attempt >= 3) {
+                    throw e;
+                }
+                continue; // removed (empty) between create and lock: create again
+            } catch (org.jpbs.datastore.lock.LockedException e) {
+                createdGroup = false; // the holder owns the group now: abort must not remove it
+                createdTypeDir = false;
+                throw e;
+            }
+            if (Files.isDirectory(groupDir, LinkOption.NOFOLLOW_LINKS) || attempt >= 3) {
+                break;
+            }
+            groupLock.close(); // we locked a directory that was just removed
+            groupLock = null;
+        }
+        GroupDirs.removeTempDirsLocked(groupDir, DirLock.crossProcess() ? null
+                : java.time.Instant.now().minus(Datastore.STALE_TEMP_AGE));
         String current = createdGroup ? null : GroupDirs.readOwner(groupDir);
         if (current == null && !GroupDirs.writeOwner(groupDir, owner)) {
             current = GroupDirs.readOwner(groupDir); // created concurrently by someone else
@@ -143,6 +167,26 @@ public final class SnapshotWriter implements AutoCloseable {
             }
         }
         referenced.add(digests);
+    }
+
+    /**
+     * Share-locks {@code base}, the finished snapshot this backup builds on (its chunks are
+     * reused), until commit or abort, so that it cannot be forgotten or pruned meanwhile (spec
+     * {@code pbs-protocol.md} §2.1 step 9, {@code pbs-datastore-ops.md} §2.2).
+     *
+     * @throws IllegalArgumentException if {@code base} is not of this writer's group, or a base is already locked
+     * @throws org.jpbs.datastore.lock.LockedException if it is being removed
+     * @throws java.nio.file.NoSuchFileException       if it does not exist (anymore)
+     */
+    public synchronized void lockBase(BackupSnapshotRef base) throws IOException {
+        ensureOpen();
+        if (!base.group().equals(ref.group())) {
+            throw new IllegalArgumentException("base snapshot " + base + " is not in group " + ref.group());
+        }
+        if (baseLock != null) {
+            throw new IllegalArgumentException("a base snapshot is already locked for " + ref);
+        }
+        baseLock = ds.lockSnapshotShared(base, "backup");
     }
 
     /** Snapshot of the registered digest collections (for {@link WriterReferences}). */
@@ -351,9 +395,15 @@ public final class SnapshotWriter implements AutoCloseable {
             registered = false;
             WriterReferences.finished(ds.root(), this);
         }
+        if (baseLock != null) {
+            DirLock l = baseLock;
+            baseLock = null;
+            l.close();
+        }
         if (groupLock != null) {
-            groupLock.close();
+            DirLock l = groupLock;
             groupLock = null;
+            l.close();
         }
         if (dsLock != null) {
             DatastoreLock l = dsLock;

@@ -33,7 +33,8 @@ import org.jpbs.datastore.tuning.ChunkOrder;
 
 /**
  * Verifies snapshots (spec {@code pbs-datastore-ops.md} §3). Per snapshot: a missing directory
- * is skipped; the manifest must load ({@link SnapshotReader}, else failed without a
+ * is skipped; the snapshot is share-locked for its verification (if that fails, e.g. during a
+ * forget, it is skipped: {@code "could not acquire snapshot lock"}); the manifest must load ({@link SnapshotReader}, else failed without a
  * {@code verify_state}); the {@code ignore-verified}/{@code outdated-after} filter may skip it;
  * every blob is checked (size, SHA-256, CRC, decodable unless encrypted); every index is
  * checked against the manifest and its chunks by {@link ChunkVerifier}; finally
@@ -132,6 +133,24 @@ public final class Verifier implements AutoCloseable {
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return skipped(ref, "does not exist (anymore)");
         }
+        // spec pbs-datastore-ops.md §3.1 step 2: shared snapshot lock for the whole verification
+        org.jpbs.datastore.lock.DirLock lock;
+        try {
+            lock = ds.lockSnapshotShared(ref, "verify");
+        } catch (LockedException e) {
+            return skipped(ref, "could not acquire snapshot lock");
+        } catch (NoSuchFileException e) {
+            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                return skipped(ref, "does not exist (anymore)");
+            }
+            lock = null; // exists but unfinished: fails below on loading the manifest
+        }
+        try (org.jpbs.datastore.lock.DirLock _ = lock) {
+            return verifyLocked(ref);
+        }
+    }
+
+    private SnapshotVerifyResult verifyLocked(BackupSnapshotRef ref) throws IOException {
         SnapshotReader reader;
         try {
             reader = ds.openSnapshot(ref);

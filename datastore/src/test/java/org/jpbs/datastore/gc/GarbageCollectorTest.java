@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.datastore.lock.DatastoreLock;
-import org.jpbs.datastore.lock.InProcessLock;
+import org.jpbs.datastore.lock.DirLock;
 import org.jpbs.datastore.os.FileTimes;
 import org.jpbs.datastore.tuning.ChunkOrder;
 import org.junit.jupiter.api.BeforeAll;
@@ -165,7 +165,7 @@ class GarbageCollectorTest {
 
         // a group with a writer of this JVM keeps even an old temp dir
         Files.setLastModifiedTime(youngDir, FileTime.from(Instant.now().minus(OLD)));
-        try (InProcessLock l = InProcessLock.tryLock(group, "backup group vm/7", "test")) {
+        try (DirLock l = DirLock.exclusive(group, "backup group vm/7", "test")) {
             assertEquals(0, fx.gc().removedTempDirs());
         }
         assertTrue(Files.exists(youngDir));

@@ -41,7 +41,9 @@ import org.jpbs.server.http.SerialExecutor;
  * <p>As in PBS, a session runs as a task (worker type {@code backup}, worker id
  * {@code <store>:<type>/<id>}) with a task log; it holds a write lookup of its datastore for
  * its whole life (so switching the datastore to a maintenance mode lets it finish), and a stop
- * request for the task closes the connection.
+ * request for the task closes the connection. Its {@link SnapshotWriter} holds the exclusive
+ * group lock and a shared lock on the previous snapshot until finish or abort (any end of the
+ * connection), so that snapshot cannot be forgotten or pruned while its chunks are reused.
  */
 public final class BackupSession implements Http2Service {
     static final System.Logger LOG = System.getLogger(BackupSession.class.getName());
@@ -163,6 +165,16 @@ public final class BackupSession implements Http2Service {
             } catch (LockedException e) {
                 throw ApiException.badRequest("unable to acquire lock on backup group " + ref.group()
                         + " - another backup is already running");
+            }
+            if (previous.isPresent()) {
+                // step 9: the base snapshot stays share-locked (not prunable) until finish or abort
+                try {
+                    w.lockBase(previous.get());
+                } catch (IOException e) {
+                    w.abort();
+                    throw ApiException.badRequest("unable to lock previous snapshot " + previous.get() + " - "
+                            + e.getMessage());
+                }
             }
             WorkerTask task;
             try {

@@ -23,6 +23,8 @@ import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.config.Operation;
+import org.jpbs.datastore.lock.DirLock;
+import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotReader;
 import org.jpbs.datastore.task.WorkerTask;
@@ -41,7 +43,9 @@ import org.jpbs.server.http.SerialExecutor;
  * {@code GET /chunk} of a downloadable digest (else 401), {@code GET /speedtest} (1 MiB of
  * {@code 'A'}). Downloads run on the session's serial executor, chunk reads on worker threads.
  * The session runs as a task ({@code reader}, worker id {@code <store>:<type>/<id>/<time hex>})
- * and holds a read lookup of its datastore until the connection ends.
+ * and holds a read lookup of its datastore and a shared lock on the snapshot ({@link DirLock},
+ * spec §3) until the connection ends, however it ends: forget and prune of the snapshot fail
+ * meanwhile.
  */
 public final class ReaderSession implements Http2Service {
     private static final System.Logger LOG = System.getLogger(ReaderSession.class.getName());
@@ -53,18 +57,20 @@ public final class ReaderSession implements Http2Service {
     private final DatastoreHandle handle;
     private final WorkerTask task;
     private final SnapshotReader snapshot;
+    private final DirLock snapshotLock;
     private final SerialExecutor serial;
     private final Set<Digest> allowed = ConcurrentHashMap.newKeySet();
     private final String logPrefix;
     private final boolean debug;
 
     private ReaderSession(ServerContext ctx, DatastoreHandle handle, WorkerTask task, String store,
-                          SnapshotReader snapshot, boolean debug) {
+                          SnapshotReader snapshot, DirLock snapshotLock, boolean debug) {
         this.ctx = ctx;
         this.handle = handle;
         this.task = task;
         this.ds = handle.datastore();
         this.snapshot = snapshot;
+        this.snapshotLock = snapshotLock;
         this.debug = debug;
         this.serial = new SerialExecutor(ctx.virtualThreads());
         BackupSnapshotRef ref = snapshot.ref();
@@ -115,15 +121,29 @@ public final class ReaderSession implements Http2Service {
             if (!Files.isRegularFile(ds.snapshotDir(ref).resolve(MANIFEST))) {
                 throw ApiException.badRequest("snapshot " + ref + " does not exist.");
             }
-            SnapshotReader snap = ds.openSnapshot(ref);
-            WorkerTask task = ctx.tasks().begin("reader", store + ":" + ref.group().type().text() + "/" + ref.group().id()
-                    + "/" + String.format(java.util.Locale.ROOT, "%08X", ref.time()), authid);
-            ReaderSession s = new ReaderSession(ctx, handle, task, store, snap, debug);
+            DirLock lock;
+            try {
+                lock = ds.lockSnapshotShared(ref, "reader");
+            } catch (NoSuchFileException e) {
+                throw ApiException.badRequest("snapshot " + ref + " does not exist.");
+            } catch (LockedException e) {
+                throw ApiException.badRequest("unable to acquire shared lock on snapshot " + ref + " - " + e.getMessage());
+            }
+            ReaderSession s;
+            try {
+                SnapshotReader snap = ds.openSnapshot(ref);
+                WorkerTask task = ctx.tasks().begin("reader", store + ":" + ref.group().type().text() + "/"
+                        + ref.group().id() + "/" + String.format(java.util.Locale.ROOT, "%08X", ref.time()), authid);
+                s = new ReaderSession(ctx, handle, task, store, snap, lock, debug);
+            } catch (IOException | RuntimeException e) {
+                lock.close();
+                throw e;
+            }
             ctx.sessionStarted(s);
-            task.log("starting new reader on datastore '" + store + "' from " + peer + ": \""
+            s.task.log("starting new reader on datastore '" + store + "' from " + peer + ": \""
                     + (ns.isRoot() ? "" : "ns/" + ns + "/") + ref + "\"");
-            task.onAbort(closeConnection);
-            LOG.log(Level.INFO, s.logPrefix + "starting new reader from " + authid + " (" + peer + "), task " + task.upid());
+            s.task.onAbort(closeConnection);
+            LOG.log(Level.INFO, s.logPrefix + "starting new reader from " + authid + " (" + peer + "), task " + s.task.upid());
             return s;
         } catch (IOException e) {
             handle.close();
@@ -228,8 +248,13 @@ public final class ReaderSession implements Http2Service {
             try {
                 task.log("reader finished successfully");
                 task.finish(task.abortRequested() ? org.jpbs.datastore.task.TaskAbortedException.MESSAGE : null);
-                handle.close();
             } finally {
+                try {
+                    snapshotLock.close();
+                } catch (IOException e) {
+                    LOG.log(Level.WARNING, logPrefix + "releasing the snapshot lock failed: " + e.getMessage());
+                }
+                handle.close();
                 ctx.sessionEnded(this);
             }
             LOG.log(Level.DEBUG, () -> logPrefix + "reader finished");
