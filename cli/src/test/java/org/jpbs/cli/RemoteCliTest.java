@@ -266,4 +266,5 @@ class RemoteCliTest {
         assertTrue(badRepo.err().contains("--repository: invalid repository 'user@pam@host:x'"), badRepo.err());
         server.awaitIdle();
     }
+
 }

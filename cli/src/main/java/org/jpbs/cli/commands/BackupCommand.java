@@ -79,7 +79,9 @@ public final class BackupCommand implements Callable<Integer> {
     String backupId;
 
     @Option(names = "--backup-time", paramLabel = "EPOCH",
-            description = "Snapshot time in epoch seconds (default: now, or one second after the group's last snapshot).")
+            description = {"Snapshot time in epoch seconds, at least 1; must be after the group's last snapshot.",
+                "Default: now, or one second after the group's last snapshot if that is later",
+                "(the same for a local datastore and a server)."})
     Long backupTime;
 
     @Option(names = "--workers", paramLabel = "N",
