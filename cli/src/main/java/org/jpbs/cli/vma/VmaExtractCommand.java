@@ -90,7 +90,12 @@ public final class VmaExtractCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        WriteMode mode = WriteMode.parse(writes);
+        WriteMode mode;
+        try {
+            mode = WriteMode.parse(writes);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--writes: " + e.getMessage(), e);
+        }
         if (readmap != null && only != null) {
             throw new UsageException("-d and -r cannot be combined (skip devices in the map instead)");
         }
