@@ -13,8 +13,9 @@ import picocli.CommandLine;
 /**
  * The one place where failures become output: every exception a command throws is printed as a
  * single line {@code jpbs: error: <what>} on stderr with exit code {@value #EXIT_ERROR}; usage
- * errors found by picocli become {@code jpbs: error: <picocli's message> (see 'jpbs ... --help')}
- * with exit code {@value #EXIT_USAGE}. With {@code JPBS_DEBUG} set in the environment the stack
+ * errors found by picocli, and {@link UsageException}s thrown by commands (bad option values,
+ * options that exclude each other), become
+ * {@code jpbs: error: <message> (see 'jpbs ... --help')} with exit code {@value #EXIT_USAGE}. With {@code JPBS_DEBUG} set in the environment the stack
  * trace follows the line.
  */
 final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, CommandLine.IParameterExceptionHandler {
@@ -31,12 +32,14 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
 
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
-        ctx.err().println("jpbs: error: " + describe(ex));
+        boolean usage = ex instanceof UsageException;
+        ctx.err().println("jpbs: error: " + describe(ex)
+                + (usage ? " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')" : ""));
         if (ctx.getenv("JPBS_DEBUG") != null) {
             ex.printStackTrace(ctx.err());
         }
         ctx.err().flush();
-        return EXIT_ERROR;
+        return usage ? EXIT_USAGE : EXIT_ERROR;
     }
 
     @Override

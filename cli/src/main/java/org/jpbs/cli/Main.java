@@ -25,7 +25,9 @@ import picocli.CommandLine.Command;
  * ({@code datastore create}, {@code backup}, {@code restore}, {@code snapshot list},
  * {@code snapshot files}). {@code --help} works on every command, {@code --version} on the top.
  *
- * <p>Exit codes: 0 success, 1 error (one line {@code jpbs: error: ...} on stderr), 2 usage error.
+ * <p>Exit codes: 0 success, 1 error while running (one line {@code jpbs: error: ...} on stderr),
+ * 2 usage error: picocli's parameter errors and the commands' own {@link UsageException}s
+ * (malformed or out-of-range option values, including environment variables standing for options).
  * Tests call {@link #run(String...)} or {@link #run(CliContext, String...)} instead of
  * {@link #main}, which exits the JVM.
  */
@@ -36,13 +38,15 @@ import picocli.CommandLine.Command;
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
             VmaCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore;",
-            "else $PBS_REPOSITORY if it is a path (starts with / or .) or names a host;",
-            "else ~/.local/share/jpbs/datastore (created on first use).",
+        footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore, else",
+            "$PBS_REPOSITORY, else ~/.local/share/jpbs/datastore (created on first use). A local",
+            "directory is written as a path (/srv/store, ./store, ~/store); a bare name (store1)",
+            "is a datastore on the server at localhost:8007 as root@pam, as for proxmox-backup-client.",
             "A server needs $PBS_PASSWORD (password or API token secret) and, for a",
             "self-signed certificate, $PBS_FINGERPRINT or --fingerprint.",
             "Encryption: backup/restore --keyfile KEY (passphrase: $PBS_ENCRYPTION_PASSWORD); 'jpbs key --help'.",
-            "Exit codes: 0 success, 1 error, 2 usage error. Each command has --help."})
+            "Exit codes: 0 success, 1 error while running, 2 usage error (bad option, argument or",
+            "option-like variable such as PBS_REPOSITORY). Each command has --help."})
 public final class Main implements Callable<Integer> {
     private final CliContext ctx;
 

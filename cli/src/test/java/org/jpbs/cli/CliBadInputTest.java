@@ -96,23 +96,23 @@ class CliBadInputTest {
         fails(1, missing.toString(), backup("disk.img:" + missing));
         fails(1, tmp + " is a directory", backup("disk.img:" + tmp));
         fails(1, "is not a regular file or block device", backup("disk.img:/dev/null"));
-        fails(1, "a/b.img", backup("a/b.img:" + img));
-        fails(1, "../x.img", backup("../x.img:" + img));
-        fails(1, "'a..img'", backup("a..img:" + img));
-        fails(1, "missing ':'", backup("disk.img"));
-        fails(1, "archive name must not be empty", backup(":" + img));
-        fails(1, "empty path", backup("disk.img:"));
-        fails(1, "index.json.blob", backup("index.json:" + conf));
-        fails(1, "given twice", backup("disk.img:" + img, "disk.img:" + img));
+        fails(2, "a/b.img", backup("a/b.img:" + img));
+        fails(2, "../x.img", backup("../x.img:" + img));
+        fails(2, "'a..img'", backup("a..img:" + img));
+        fails(2, "missing ':'", backup("disk.img"));
+        fails(2, "archive name must not be empty", backup(":" + img));
+        fails(2, "empty path", backup("disk.img:"));
+        fails(2, "index.json.blob", backup("index.json:" + conf));
+        fails(2, "given twice", backup("disk.img:" + img, "disk.img:" + img));
         fails(1, tmp + " is a directory", backup("disk.img:" + img, "x.conf:" + tmp));
-        fails(1, "archive 'root.pxar:", backup("root.pxar:" + tmp));
-        fails(1, "unknown backup type 'xx'", "backup", "--repository", repo.toString(), "--backup-type", "xx",
+        fails(2, "archive 'root.pxar:", backup("root.pxar:" + tmp));
+        fails(2, "unknown backup type 'xx'", "backup", "--repository", repo.toString(), "--backup-type", "xx",
                 "disk.img:" + img);
-        fails(1, "invalid backup id 'a b'", "backup", "--repository", repo.toString(), "--backup-id", "a b",
+        fails(2, "invalid backup id 'a b'", "backup", "--repository", repo.toString(), "--backup-id", "a b",
                 "disk.img:" + img);
-        fails(1, "--workers", "backup", "--repository", repo.toString(), "--workers", "0", "disk.img:" + img);
+        fails(2, "--workers", "backup", "--repository", repo.toString(), "--workers", "0", "disk.img:" + img);
         fails(1, "--backup-time", backup("--backup-time", Long.toString(T1 - 10), "disk.img:" + img));
-        fails(1, "--ns", "backup", "--repository", repo.toString(), "--ns", "a//b", "disk.img:" + img);
+        fails(2, "--ns", "backup", "--repository", repo.toString(), "--ns", "a//b", "disk.img:" + img);
         fails(1, "set PBS_PASSWORD", "backup", "--repository", "root@pam@host:store", "disk.img:" + img); // a server, but no password
         fails(2, "ARCHIVE", "backup", "--repository", repo.toString());
         fails(2, "--workers", "backup", "--repository", repo.toString(), "--workers", "many", "disk.img:" + img);
@@ -126,15 +126,26 @@ class CliBadInputTest {
         fails(1, "'nothing.img.fidx' is not in snapshot", "restore", "--repository", repo.toString(), snap, "nothing.img", out.toString());
         fails(1, "vm/100/2023-11-14T22:13:21Z", "restore", "--repository", repo.toString(), "vm/100/2023-11-14T22:13:21Z", "disk.img", out.toString());
         fails(1, "no finished snapshot in group vm/101", "restore", "--repository", repo.toString(), "vm/101", "disk.img", out.toString());
-        fails(1, "invalid snapshot 'vm'", "restore", "--repository", repo.toString(), "vm", "disk.img", out.toString());
-        fails(1, "unknown backup type 'xx'", "restore", "--repository", repo.toString(), "xx/1", "disk.img", out.toString());
-        fails(1, "a/b.img", "restore", "--repository", repo.toString(), snap, "a/b.img", out.toString());
+        fails(2, "invalid snapshot 'vm'", "restore", "--repository", repo.toString(), "vm", "disk.img", out.toString());
+        fails(2, "unknown backup type 'xx'", "restore", "--repository", repo.toString(), "xx/1", "disk.img", out.toString());
+        fails(2, "a/b.img", "restore", "--repository", repo.toString(), snap, "a/b.img", out.toString());
         fails(1, tmp + " is a directory", "restore", "--repository", repo.toString(), snap, "disk.img", tmp.toString());
         fails(1, "does not exist", "restore", "--repository", repo.toString(), snap, "disk.img", tmp.resolve("no/dir/x").toString());
         fails(1, tmp.resolve("nods").toString(), "restore", "--repository", tmp.resolve("nods").toString(), snap, "disk.img", out.toString());
         fails(1, "not a datastore", "restore", "--repository", tmp.toString(), snap, "disk.img", out.toString());
-        fails(1, "--fetch-workers", "restore", "--repository", repo.toString(), "--fetch-workers", "0", snap, "disk.img", out.toString());
+        fails(2, "--fetch-workers", "restore", "--repository", repo.toString(), "--fetch-workers", "0", snap, "disk.img", out.toString());
         fails(2, "TARGET", "restore", "--repository", repo.toString(), snap, "disk.img");
+        // an environment variable standing for an option: the error names the variable
+        String[] restore = {"restore", "--repository", repo.toString(), snap, "disk.img", out.toString()};
+        cli = new CliRunner(tmp.resolve("home"), Map.of("PBS_RESTORE_FETCH_CONCURRENCY", "0"));
+        fails(2, "jpbs: error: PBS_RESTORE_FETCH_CONCURRENCY must be at least 1, got 0 (stands for --fetch-concurrency)", restore);
+        cli = new CliRunner(tmp.resolve("home"), Map.of("PBS_RESTORE_MAX_THREADS", "-3"));
+        fails(2, "jpbs: error: PBS_RESTORE_MAX_THREADS must be at least 1, got -3 (stands for --fetch-workers)", restore);
+        cli = new CliRunner(tmp.resolve("home"), Map.of("PBS_RESTORE_MAX_THREADS", "many"));
+        fails(2, "PBS_RESTORE_MAX_THREADS: not a number: 'many'", restore);
+        cli = new CliRunner(tmp.resolve("home"), Map.of("PBS_RESTORE_MAX_THREADS", "0"));
+        fails(2, "--fetch-workers must be at least 1, got 0", "restore", "--fetch-workers", "0", "--repository",
+                repo.toString(), snap, "disk.img", out.toString()); // the option wins over the variable
         assertFalse(Files.exists(out));
         noTempFiles();
     }

@@ -184,8 +184,14 @@ class CliEndToEndTest {
         CliRunner envCli = new CliRunner(tmp.resolve("home"), Map.of("PBS_REPOSITORY", repo.toString()));
         assertEquals(0, envCli.run("backup", "-q", "--backup-id", "e", "c.conf:" + conf).exit());
         assertEquals(before + 1, CliRunner.snapshots(repo).size());
-        // a PBS_REPOSITORY without host (a bare datastore name) is neither a path nor a server: default location
-        CliRunner homeCli = new CliRunner(tmp.resolve("home"), Map.of("PBS_REPOSITORY", "store"));
+        // a bare datastore name is, as for proxmox-backup-client, a server on localhost (never ignored)
+        CliRunner.Result bare = new CliRunner(tmp.resolve("home"), Map.of("PBS_REPOSITORY", "store"))
+                .run("backup", "-q", "c.conf:" + conf);
+        assertEquals(1, bare.exit(), bare.all());
+        assertTrue(bare.err().contains("root@pam on localhost:8007"), bare.all());
+        assertFalse(Files.exists(tmp.resolve("home/.local/share/jpbs/datastore")), bare.all());
+        // without --repository and PBS_REPOSITORY: the default location
+        CliRunner homeCli = new CliRunner(tmp.resolve("home"), Map.of());
         CliRunner.Result h = homeCli.run("backup", "-q", "c.conf:" + conf);
         assertEquals(0, h.exit(), h.all());
         assertEquals(1, CliRunner.snapshots(tmp.resolve("home/.local/share/jpbs/datastore")).size());

@@ -259,7 +259,7 @@ class EncryptionCliTest {
         // contradicting options are usage errors with PBS's texts
         r = cli().run("backup", "--repository", repo.toString(), "--keyfile", keyA.toString(), "--crypt-mode", "none",
                 "disk.img:" + image);
-        assertEquals(1, r.exit(), r.all());
+        assertEquals(2, r.exit(), r.all());
         assertTrue(r.err().contains("--keyfile/--keyfd and --crypt-mode=none are mutually exclusive"), r.err());
         r = cli().run("backup", "--repository", repo.toString(), "--crypt-mode", "encrypt", "disk.img:" + image);
         assertEquals(1, r.exit(), r.all());

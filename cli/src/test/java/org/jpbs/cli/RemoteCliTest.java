@@ -262,8 +262,9 @@ class RemoteCliTest {
         assertTrue(noArchive.err().contains("'nope.img.fidx' is not in snapshot"), noArchive.err());
 
         CliRunner.Result badRepo = cli(Map.of()).run("snapshot", "list", "--repository", "user@pam@host:x");
-        assertEquals(1, badRepo.exit());
+        assertEquals(2, badRepo.exit()); // a malformed option value is a usage error
         assertTrue(badRepo.err().contains("--repository: invalid repository 'user@pam@host:x'"), badRepo.err());
         server.awaitIdle();
     }
+
 }

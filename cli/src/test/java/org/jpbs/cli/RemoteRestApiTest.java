@@ -100,6 +100,16 @@ class RemoteRestApiTest {
         CliRunner.Result denied = new CliRunner(tmp.resolve("home"), bad).run("snapshot", "list");
         assertEquals(1, denied.exit());
         assertTrue(denied.err().contains("login of root@pam") && denied.err().contains("401"), denied.err());
+
+        // without --backup-time: now, or one second after the group's last snapshot if that is later
+        long future = java.time.Instant.now().getEpochSecond() + 86_400;
+        CliRunner.Result f1 = token.run("backup", "-q", "--backup-id", "later", "--backup-time", Long.toString(future),
+                "disk.img:" + disk);
+        assertEquals(0, f1.exit(), f1.all());
+        CliRunner.Result f2 = token.run("backup", "-q", "--backup-id", "later", "disk.img:" + disk);
+        assertEquals(0, f2.exit(), f2.all());
+        CliRunner.Result later = token.run("snapshot", "list", "host/later");
+        assertTrue(later.out().contains("host/later/" + BackupSnapshotRef.formatTime(future + 1)), later.all());
         server.awaitIdle();
     }
 }

@@ -297,7 +297,7 @@ class VmaCliTest {
         fails(1, "config " + big + " is 65536 bytes", "vma", "create", out.toString(), "-c", big.toString(), "-d",
                 "d=" + disk0);
         fails(1, "already exists", "vma", "create", archive.toString(), "-d", "d=" + disk0);
-        fails(1, "expected NAME=PATH", "vma", "create", out.toString(), "-d", "d");
+        fails(2, "expected NAME=PATH", "vma", "create", out.toString(), "-d", "d");
         fails(1, tmp.resolve("missing.raw").toString(), "vma", "create", out.toString(), "-d", "d=" + tmp.resolve("missing.raw"));
         fails(2, "--device", "vma", "create", out.toString());
         assertFalse(Files.exists(out));
@@ -310,7 +310,7 @@ class VmaCliTest {
         Path notDir = tmp.resolve("file");
         Files.writeString(notDir, "x");
         fails(1, "does not exist", "vma", "extract", archive.toString(), notDir.resolve("sub").toString());
-        fails(1, "unknown write mode 'fast'", "vma", "extract", "--writes", "fast", archive.toString(), dir.toString());
+        fails(2, "unknown write mode 'fast'", "vma", "extract", "--writes", "fast", archive.toString(), dir.toString());
         assertEquals(2, cli().run("vma").exit());
     }
 

@@ -2,10 +2,16 @@ package org.jpbs.server;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
@@ -13,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jpbs.server.auth.Authenticator;
 import org.jpbs.server.http.DefaultRestHandler;
@@ -33,11 +40,15 @@ public final class JpbsServer implements AutoCloseable {
     private final ExecutorService virtualThreads;
     private final ExecutorService chunkWorkers;
     private final Channel serverChannel;
+    private final ChannelGroup connections;
     private final ServerContext context;
     private final String fingerprint;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private JpbsServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService virtualThreads,
-                       ExecutorService chunkWorkers, Channel serverChannel, ServerContext context, String fingerprint) {
+                       ExecutorService chunkWorkers, Channel serverChannel, ChannelGroup connections,
+                       ServerContext context, String fingerprint) {
+        this.connections = connections;
         this.boss = boss;
         this.workers = workers;
         this.virtualThreads = virtualThreads;
@@ -82,16 +93,28 @@ public final class JpbsServer implements AutoCloseable {
         ServerContext ctx = new ServerContext(services, auth, virtualThreads, chunkWorkers);
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2, cpus), NioIoHandler.newFactory());
+        ChannelGroup connections = new DefaultChannelGroup("jpbs-connections", GlobalEventExecutor.INSTANCE);
+        ServerChannelInitializer init = new ServerChannelInitializer(cert.serverContext(), new ProtocolSessions(ctx), rest,
+                virtualThreads);
+        InetSocketAddress addr = config.bind() == null || config.bind().isEmpty()
+                ? new InetSocketAddress(config.port()) : new InetSocketAddress(config.bind(), config.port());
         try {
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
                     .channel(NioServerSocketChannel.class)
-                    .childHandler(new ServerChannelInitializer(cert.serverContext(), new ProtocolSessions(ctx), rest,
-                            virtualThreads));
-            InetSocketAddress addr = config.bind() == null || config.bind().isEmpty()
-                    ? new InetSocketAddress(config.port()) : new InetSocketAddress(config.bind(), config.port());
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            connections.add(ch); // so close() can close every connection before the executors stop
+                            ch.pipeline().addLast(init);
+                        }
+                    });
+            if (addr.isUnresolved()) {
+                throw new java.nio.channels.UnresolvedAddressException();
+            }
             Channel ch = b.bind(addr).syncUninterruptibly().channel();
-            JpbsServer s = new JpbsServer(boss, workers, virtualThreads, chunkWorkers, ch, ctx, cert.fingerprint());
+            JpbsServer s = new JpbsServer(boss, workers, virtualThreads, chunkWorkers, ch, connections, ctx,
+                    cert.fingerprint());
             LOG.log(Level.INFO, "jpbs server listening on " + ch.localAddress() + ", certificate fingerprint "
                     + s.fingerprint + ", datastore config " + services.datastores().store().file());
             return s;
@@ -100,8 +123,18 @@ public final class JpbsServer implements AutoCloseable {
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             virtualThreads.shutdownNow();
             chunkWorkers.shutdownNow();
-            if (e.getCause() instanceof IOException io) {
-                throw new IOException("cannot listen on " + config.bind() + ":" + config.port() + ": " + io.getMessage(), io);
+            String where = config.bind() == null || config.bind().isEmpty()
+                    ? "0.0.0.0:" + config.port() + " (all addresses)" : config.bind() + ":" + config.port();
+            if (e instanceof java.nio.channels.UnresolvedAddressException) {
+                throw new IOException("cannot listen on " + where + ": unknown host '" + config.bind() + "'", e);
+            }
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof java.net.BindException || cause instanceof IOException) {
+                String why = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+                if (why.toLowerCase(java.util.Locale.ROOT).contains("address already in use")) {
+                    why = "address already in use (another server on port " + config.port() + "?)";
+                }
+                throw new IOException("cannot listen on " + where + ": " + why, cause);
             }
             throw e;
         }
@@ -142,23 +175,48 @@ public final class JpbsServer implements AutoCloseable {
     }
 
     /**
-     * Stops listening, closes all connections (unfinished backups are removed) and stops the
-     * worker threads; waits up to 10 seconds.
+     * Stops the server, in an order in which no task meets a stopped executor: stops accepting,
+     * closes every connection (unfinished backups are removed), lets the event loops run the
+     * connections' close handlers, waits for the request and cleanup threads and then the chunk
+     * workers to finish, and finally stops the event loops; waits up to about 10 seconds in all.
+     * A second call does nothing.
      */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         serverChannel.close().syncUninterruptibly();
+        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        drainEventLoops();
+        virtualThreads.shutdown();
+        awaitTermination(virtualThreads);
+        chunkWorkers.shutdown();
+        awaitTermination(chunkWorkers);
+        drainEventLoops(); // writes queued by the last cleanups
         workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-        chunkWorkers.shutdown();
-        virtualThreads.shutdown();
+        LOG.log(Level.DEBUG, "jpbs server on port " + port() + " stopped; datastore.cfg was read "
+                + context.services().datastores().configReads() + " times");
+    }
+
+    /** Runs an empty task on every event loop and waits, so everything queued before it has run. */
+    private void drainEventLoops() {
+        for (EventExecutor loop : workers) {
+            if (!loop.isShuttingDown()) {
+                loop.submit(() -> { }).awaitUninterruptibly(2, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static void awaitTermination(ExecutorService executor) {
         try {
-            virtualThreads.awaitTermination(5, TimeUnit.SECONDS);
-            chunkWorkers.awaitTermination(5, TimeUnit.SECONDS);
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+            }
         } catch (InterruptedException e) {
+            executor.shutdownNow();
             Thread.currentThread().interrupt();
         }
-        LOG.log(Level.INFO, "jpbs server on port " + port() + " stopped; datastore.cfg was read "
-                + context.services().datastores().configReads() + " times");
     }
 }

@@ -45,7 +45,11 @@ public final class AclUpdateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AuthConfig cfg = AuthConfig.open(config.resolve(ctx));
-        cfg.updateAcl(path, authId, role, propagate, delete);
+        if (!cfg.updateAcl(path, authId, role, propagate, delete)) {
+            // PBS treats this as a no-op without error; we say so, and still exit 0
+            ctx.err().println("jpbs: warning: " + authId + " has no role " + role + " on " + path + "; nothing removed");
+            return 0;
+        }
         ctx.err().println((delete ? "removed " : "granted ") + role + " on " + path + (delete ? " from " : " to ")
                 + authId + (delete || !propagate ? "" : " (propagating)"));
         return 0;

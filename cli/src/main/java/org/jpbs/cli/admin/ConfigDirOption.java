@@ -21,7 +21,7 @@ public final class ConfigDirOption {
     public Path resolve(CliContext ctx) {
         if (configDir != null) {
             if (configDir.isEmpty()) {
-                throw new IllegalArgumentException("--config-dir must not be empty");
+                throw new org.jpbs.cli.UsageException("--config-dir must not be empty");
             }
             return Path.of(configDir);
         }

@@ -1,13 +1,20 @@
 package org.jpbs.cli.admin;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.jpbs.cli.CliContext;
+import org.jpbs.cli.UsageException;
 import org.jpbs.cli.commands.RepositoryOptions;
 import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.DatastoreConfigStore;
@@ -56,33 +63,29 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // everything is checked before anything is created: a usage error leaves no trace
         if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("--port must be 0..65535, got " + port);
+            throw new UsageException("--port must be 0..65535, got " + port);
         }
+        checkBind();
+        Map<String, Path> given = parseDatastores();
         Path configDir = config.resolve(ctx);
-        Files.createDirectories(configDir);
-        Map<String, Path> stores = new LinkedHashMap<>();
-        if (datastores == null || datastores.isEmpty()) {
-            if (DatastoreConfigStore.open(configDir).read().datastores().isEmpty()) {
-                stores.put("default", ctx.home().resolve(RepositoryOptions.DEFAULT_RELATIVE));
-            }
-        } else {
-            for (String spec : datastores) {
-                int eq = spec.indexOf('=');
-                if (eq <= 0 || eq == spec.length() - 1) {
-                    throw new IllegalArgumentException("--datastore '" + spec + "': expected NAME=PATH");
-                }
-                String name = spec.substring(0, eq);
-                try {
-                    DatastoreConfig.checkName(name);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--datastore '" + spec + "': " + e.getMessage(), e);
-                }
-                if (stores.put(name, Path.of(spec.substring(eq + 1))) != null) {
-                    throw new IllegalArgumentException("--datastore: name '" + name + "' given twice");
-                }
+        if (Files.exists(configDir) && !Files.isDirectory(configDir)) {
+            throw new IllegalArgumentException("config directory " + configDir + " is not a directory");
+        }
+        Map<String, Path> stores = new LinkedHashMap<>(given);
+        if (given.isEmpty() && (!Files.isDirectory(configDir)
+                || DatastoreConfigStore.open(configDir).read().datastores().isEmpty())) {
+            stores.put("default", ctx.home().resolve(RepositoryOptions.DEFAULT_RELATIVE));
+        }
+        for (Map.Entry<String, Path> e : stores.entrySet()) {
+            Path p = e.getValue();
+            if (Files.exists(p) && !Files.isDirectory(p)) {
+                throw new IllegalArgumentException("datastore '" + e.getKey() + "': " + p + " is not a directory");
             }
         }
+        checkPortFree();
+        Files.createDirectories(configDir);
         for (Map.Entry<String, Path> e : stores.entrySet()) {
             if (!Files.isDirectory(e.getValue().resolve(".chunks"))) {
                 Datastore.openOrCreate(e.getValue());
@@ -109,6 +112,65 @@ public final class ServeCommand implements Callable<Integer> {
             stopped.await();
         }
         return 0;
+    }
+
+    /** {@code --datastore NAME=PATH} options, checked (names valid and unique), in order. */
+    private Map<String, Path> parseDatastores() {
+        Map<String, Path> stores = new LinkedHashMap<>();
+        if (datastores == null) {
+            return stores;
+        }
+        for (String spec : datastores) {
+            int eq = spec.indexOf('=');
+            if (eq <= 0 || eq == spec.length() - 1) {
+                throw new UsageException("--datastore '" + spec + "': expected NAME=PATH");
+            }
+            String name = spec.substring(0, eq);
+            try {
+                DatastoreConfig.checkName(name);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--datastore '" + spec + "': " + e.getMessage(), e);
+            }
+            if (stores.put(name, Path.of(spec.substring(eq + 1))) != null) {
+                throw new UsageException("--datastore: name '" + name + "' given twice");
+            }
+        }
+        return stores;
+    }
+
+    /** {@code --bind} must be an address or a host name that resolves. */
+    private void checkBind() {
+        if (bind == null) {
+            return;
+        }
+        if (bind.isBlank()) {
+            throw new UsageException("--bind must not be empty");
+        }
+        try {
+            InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new UsageException("--bind '" + bind + "': unknown host or invalid address", e);
+        }
+    }
+
+    /**
+     * Refuses a port that is already taken before anything is created (the server binds again,
+     * so a port taken in between is still reported, by {@link JpbsServer#start}).
+     */
+    private void checkPortFree() throws IOException {
+        if (port == 0) {
+            return;
+        }
+        InetSocketAddress addr = bind == null ? new InetSocketAddress(port) : new InetSocketAddress(bind, port);
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(addr);
+        } catch (IOException e) {
+            String why = e.getMessage() != null && e.getMessage().toLowerCase(Locale.ROOT).contains("already in use")
+                    ? "address already in use (another server on port " + port + "?)" : e.getMessage();
+            throw new IOException("cannot listen on " + (bind == null ? "0.0.0.0:" + port + " (all addresses)"
+                    : bind + ":" + port) + ": " + why, e);
+        }
     }
 
     /** The REST handler with garbage collection started as a task by {@code POST .../gc}. */

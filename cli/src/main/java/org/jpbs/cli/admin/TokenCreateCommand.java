@@ -1,5 +1,6 @@
 package org.jpbs.cli.admin;
 
+import org.jpbs.cli.UsageException;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.server.auth.AuthConfig;
@@ -44,7 +45,7 @@ public final class TokenCreateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (!format.equals("text") && !format.equals("json")) {
-            throw new IllegalArgumentException("--output-format: expected text or json, not '" + format + "'");
+            throw new UsageException("--output-format: expected text or json, not '" + format + "'");
         }
         AuthConfig cfg = AuthConfig.open(config.resolve(ctx));
         String secret = cfg.createToken(userid, tokenName, comment);

@@ -1,5 +1,6 @@
 package org.jpbs.cli.admin;
 
+import org.jpbs.cli.UsageException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,10 +62,10 @@ public final class UserAddCommand implements Callable<Integer> {
         AuthConfig cfg = AuthConfig.open(config.resolve(ctx));
         if (setPassword) {
             if (pw == null) {
-                throw new IllegalArgumentException("--set-password needs --password or --password-file");
+                throw new UsageException("--set-password needs --password or --password-file");
             }
             if (comment != null) {
-                throw new IllegalArgumentException("--comment cannot be combined with --set-password");
+                throw new UsageException("--comment cannot be combined with --set-password");
             }
             cfg.setPassword(userid, pw);
             ctx.err().println("password of " + userid + " set in " + cfg.configDir());

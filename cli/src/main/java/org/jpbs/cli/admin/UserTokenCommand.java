@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 
 /** {@code jpbs user token}: API token administration; alone it prints its usage (exit 2). */
 @Command(name = "token", mixinStandardHelpOptions = true, description = "Manage API tokens.",
-        subcommands = {TokenCreateCommand.class})
+        subcommands = {TokenCreateCommand.class, TokenDeleteCommand.class})
 public final class UserTokenCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

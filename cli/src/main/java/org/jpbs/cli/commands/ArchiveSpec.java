@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -35,7 +36,7 @@ public record ArchiveSpec(String cliName, String serverName, Path path, boolean 
     public static ArchiveSpec parse(String arg) {
         int colon = arg.indexOf(':');
         if (colon < 0) {
-            throw new IllegalArgumentException("archive '" + arg + "': expected NAME:PATH (missing ':'), e.g. disk.img:/dev/sdb");
+            throw new UsageException("archive '" + arg + "': expected NAME:PATH (missing ':'), e.g. disk.img:/dev/sdb");
         }
         String name = arg.substring(0, colon);
         String file = arg.substring(colon + 1);
@@ -43,25 +44,25 @@ public record ArchiveSpec(String cliName, String serverName, Path path, boolean 
         try {
             server = ArchiveName.toServerName(name);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("archive '" + arg + "': " + e.getMessage(), e);
+            throw new UsageException("archive '" + arg + "': " + e.getMessage(), e);
         }
         if (!SafeId.isValid(name)) {
-            throw new IllegalArgumentException("archive '" + arg + "': invalid archive name '" + name
+            throw new UsageException("archive '" + arg + "': invalid archive name '" + name
                     + "' (allowed: letters, digits, '_', and after the first character also '.' and '-')");
         }
         if (name.contains("..")) {
-            throw new IllegalArgumentException("archive '" + arg + "': invalid archive name '" + name + "' (must not contain '..')");
+            throw new UsageException("archive '" + arg + "': invalid archive name '" + name + "' (must not contain '..')");
         }
         if (RESERVED.contains(server)) {
-            throw new IllegalArgumentException("archive '" + arg + "': the name " + server + " is reserved");
+            throw new UsageException("archive '" + arg + "': the name " + server + " is reserved");
         }
         if (server.endsWith(".didx")) {
-            throw new IllegalArgumentException("archive '" + arg + "': directory (pxar/didx) archives are not supported yet;"
+            throw new UsageException("archive '" + arg + "': directory (pxar/didx) archives are not supported yet;"
                     + " use NAME.img for images and any other name for files");
         }
         boolean image = server.endsWith(".fidx");
         if (file.isEmpty()) {
-            throw new IllegalArgumentException("archive '" + arg + "': empty path");
+            throw new UsageException("archive '" + arg + "': empty path");
         }
         Path p = Path.of(file);
         if (!Files.exists(p)) {
@@ -102,7 +103,7 @@ public record ArchiveSpec(String cliName, String serverName, Path path, boolean 
         List<ArchiveSpec> specs = args.stream().map(ArchiveSpec::parse).toList();
         for (ArchiveSpec s : specs) {
             if (!seen.add(s.serverName())) {
-                throw new IllegalArgumentException("archive '" + s.cliName() + "' given twice (as " + s.serverName() + ")");
+                throw new UsageException("archive '" + s.cliName() + "' given twice (as " + s.serverName() + ")");
             }
         }
         return specs;

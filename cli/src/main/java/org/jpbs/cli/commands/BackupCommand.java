@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -79,7 +80,9 @@ public final class BackupCommand implements Callable<Integer> {
     String backupId;
 
     @Option(names = "--backup-time", paramLabel = "EPOCH",
-            description = "Snapshot time in epoch seconds (default: now, or one second after the group's last snapshot).")
+            description = {"Snapshot time in epoch seconds, at least 1; must be after the group's last snapshot.",
+                "Default: now, or one second after the group's last snapshot if that is later",
+                "(the same for a local datastore and a server)."})
     Long backupTime;
 
     @Option(names = "--workers", paramLabel = "N",
@@ -106,27 +109,37 @@ public final class BackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        BackupType type = BackupType.parse(backupType);
+        BackupType type;
+        try {
+            type = BackupType.parse(backupType);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--backup-type: " + e.getMessage(), e);
+        }
         BackupNamespace namespace = Snapshots.namespace(ns);
         String id = backupId != null ? backupId : Hostnames.shortName();
-        BackupGroupRef group = new BackupGroupRef(namespace, type, id);
+        BackupGroupRef group;
+        try {
+            group = new BackupGroupRef(namespace, type, id);
+        } catch (IllegalArgumentException e) {
+            throw backupId != null ? new UsageException("--backup-id: " + e.getMessage(), e) : e;
+        }
         int threads = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         if (threads < 1) {
-            throw new IllegalArgumentException("--workers must be at least 1, got " + threads);
+            throw new UsageException("--workers must be at least 1, got " + threads);
         }
         if (backupTime != null) {
             if (backupTime < 1) {
                 // the backup protocol requires backup-time >= 1 (spec pbs-protocol.md §2.1)
-                throw new IllegalArgumentException("--backup-time must be at least 1 (seconds since 1970), got " + backupTime);
+                throw new UsageException("--backup-time must be at least 1 (seconds since 1970), got " + backupTime);
             }
             try {
                 BackupSnapshotRef.formatTime(backupTime);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--backup-time: " + e.getMessage(), e);
+                throw new UsageException("--backup-time: " + e.getMessage(), e);
             }
         }
         if (uploadConcurrency < 1) {
-            throw new IllegalArgumentException("--upload-concurrency must be at least 1, got " + uploadConcurrency);
+            throw new UsageException("--upload-concurrency must be at least 1, got " + uploadConcurrency);
         }
         List<ArchiveSpec> specs = ArchiveSpec.parseAll(archives);
         CryptOptions.Params cp = crypto.forBackup(ctx);

@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +69,7 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
             try {
                 level = SyncLevel.parse(syncLevel);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--sync-level: " + e.getMessage(), e);
+                throw new UsageException("--sync-level: " + e.getMessage(), e);
             }
         }
         String pathArg = args.getLast();
@@ -78,7 +79,7 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
         Path path = Path.of(pathArg).toAbsolutePath().normalize();
         if (args.size() == 1) {
             if (reuse || !options.properties().isEmpty()) {
-                throw new IllegalArgumentException("--reuse and the datastore.cfg options need a NAME: create NAME PATH");
+                throw new UsageException("--reuse and the datastore.cfg options need a NAME: create NAME PATH");
             }
             Datastore ds = Datastore.create(path, level);
             output.info(ctx, "created datastore " + ds.root());

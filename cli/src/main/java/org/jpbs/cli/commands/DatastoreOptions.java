@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -71,7 +72,7 @@ public final class DatastoreOptions {
         if (v != null) {
             String s = v.toString().strip();
             if (s.isEmpty()) {
-                throw new IllegalArgumentException("--" + key + " must not be empty (use --delete " + key + " to remove it)");
+                throw new UsageException("--" + key + " must not be empty (use --delete " + key + " to remove it)");
             }
             m.put(key, s);
         }

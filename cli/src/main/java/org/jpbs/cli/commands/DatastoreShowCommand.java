@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.Callable;
@@ -43,7 +44,7 @@ public final class DatastoreShowCommand implements Callable<Integer> {
         return switch (format) {
             case "json" -> true;
             case "text" -> false;
-            default -> throw new IllegalArgumentException("--output-format must be text or json, got '" + format + "'");
+            default -> throw new UsageException("--output-format must be text or json, got '" + format + "'");
         };
     }
 

@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -56,10 +57,10 @@ public final class DatastoreUpdateCommand implements Callable<Integer> {
         }
         for (String k : del) {
             if (k.equals("path")) {
-                throw new IllegalArgumentException("--delete path: the path cannot be removed");
+                throw new UsageException("--delete path: the path cannot be removed");
             }
             if (set.containsKey(k)) {
-                throw new IllegalArgumentException("--delete " + k + " and --" + k + " given together");
+                throw new UsageException("--delete " + k + " and --" + k + " given together");
             }
         }
         DatastoreConfigStore store = DatastoreConfigStore.open(configDir.resolve(ctx));

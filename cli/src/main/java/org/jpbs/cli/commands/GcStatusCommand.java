@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -41,7 +42,7 @@ public final class GcStatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (!format.equals("text") && !format.equals("json")) {
-            throw new IllegalArgumentException("--output-format must be text or json, got '" + format + "'");
+            throw new UsageException("--output-format must be text or json, got '" + format + "'");
         }
         Datastore ds = repo.open(ctx, false, Operation.READ);
         Optional<GcStatus> st = GcStatus.read(ds.root());

@@ -25,6 +25,7 @@ import org.jpbs.client.progress.Summary;
 import org.jpbs.client.progress.Units;
 import org.jpbs.client.remote.BackupClient;
 import org.jpbs.client.remote.PbsClient;
+import org.jpbs.client.remote.RemoteSnapshots;
 import org.jpbs.client.remote.RemoteBackupWriter;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.api.BackupGroupRef;
@@ -97,9 +98,11 @@ final class RemoteBackup {
     }
 
     /**
-     * Opens the session. Without {@code --backup-time} the time is now; if the server says the
-     * group already has a snapshot at or after that second, waits for the next second and tries
-     * again (twice at most).
+     * Opens the session. Without {@code --backup-time} the time is now, or one second after the
+     * group's last snapshot if that is later (as for a local datastore): when the server says the
+     * group already has a snapshot at or after that second, the group's snapshots are listed and
+     * the next try uses one second after the newest (or, if the listing fails, the next second);
+     * three tries at most.
      */
     private BackupClient start(PbsClient pbs, BackupGroupRef group, Long backupTime) throws IOException {
         long time = backupTime != null ? backupTime : Instant.now().getEpochSecond();
@@ -111,9 +114,25 @@ final class RemoteBackup {
                 if (backupTime != null || !conflict || attempt >= 2) {
                     throw e;
                 }
-                sleepToNextSecond();
-                time = Math.max(time + 1, Instant.now().getEpochSecond());
+                long newest = newestSnapshotTime(pbs, group);
+                if (newest < time) {
+                    sleepToNextSecond();
+                }
+                time = Math.max(Math.max(time, newest) + 1, Instant.now().getEpochSecond());
             }
+        }
+    }
+
+    /** The time of the group's newest snapshot on the server (finished or not), or -1 if none or not listable. */
+    private static long newestSnapshotTime(PbsClient pbs, BackupGroupRef group) {
+        try {
+            long newest = -1;
+            for (RemoteSnapshots.Snapshot s : RemoteSnapshots.list(pbs, group.ns(), group)) {
+                newest = Math.max(newest, s.ref().time());
+            }
+            return newest;
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 

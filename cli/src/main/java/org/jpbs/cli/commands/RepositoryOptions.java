@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.jpbs.cli.CliContext;
+import org.jpbs.cli.UsageException;
 import org.jpbs.cli.admin.ConfigDirOption;
 import org.jpbs.client.remote.Credentials;
 import org.jpbs.client.remote.PbsClient;
@@ -20,11 +21,13 @@ import picocli.CommandLine.Option;
  * The {@code --repository} and {@code --fingerprint} options shared by every command that uses
  * a datastore.
  *
- * <p>Resolution: {@code --repository}; else {@code $PBS_REPOSITORY} if it is a local path
- * (starts with {@code /} or {@code .}) or a server repository (has a {@code host:} part); else
- * {@code ~/.local/share/jpbs/datastore}. A repository string is a server repository when it has
- * the form {@code [[user@realm[!token]@]host[:port]:]datastore} with a host (spec
- * {@code pbs-protocol.md} §4.2); otherwise it is a local directory. For a server the password or
+ * <p>Resolution: {@code --repository}; else {@code $PBS_REPOSITORY} if set and not empty; else
+ * {@code ~/.local/share/jpbs/datastore}. A string written as a path (starts with {@code /},
+ * {@code .} or {@code ~}, or has a {@code /} and no {@code :}) is a local datastore directory
+ * ({@code ~} and {@code ~/} expand to the home directory). Anything else is a server repository
+ * {@code [[user@realm[!token]@]host[:port]:]datastore} (spec {@code pbs-protocol.md} §4.2); a
+ * bare name such as {@code store1} means, as for proxmox-backup-client,
+ * {@code root@pam@localhost:8007:store1}. For a server the password or
  * token secret comes from {@code $PBS_PASSWORD} (or {@code $PBS_PASSWORD_FILE}) and the trusted
  * certificate fingerprint from {@code --fingerprint} or {@code $PBS_FINGERPRINT}. The default
  * local location is created on first use; an explicitly given local repository is created only
@@ -35,7 +38,9 @@ public final class RepositoryOptions {
     public static final String DEFAULT_RELATIVE = ".local/share/jpbs/datastore";
 
     @Option(names = "--repository", paramLabel = "REPO",
-            description = "Datastore directory, or a server [[user@realm[!token]@]host[:port]:]datastore."
+            description = "A local datastore directory written as a path (/srv/store, ./store, ~/store),"
+                    + " or a server [[user@realm[!token]@]host[:port]:]datastore; a bare name (store1) is"
+                    + " root@pam@localhost:8007:store1, as for proxmox-backup-client."
                     + " Default: $PBS_REPOSITORY, else ~/" + DEFAULT_RELATIVE + ".")
     String repository;
 
@@ -47,34 +52,38 @@ public final class RepositoryOptions {
     public record Location(Path path, boolean isDefault) {}
 
     /**
-     * The repository: local or remote.
+     * The repository: local or remote (rule in the class comment; nothing set is ignored).
      *
-     * @throws IllegalArgumentException if {@code --repository} or {@code $PBS_REPOSITORY} is malformed
+     * @throws IllegalArgumentException if {@code --repository} or {@code $PBS_REPOSITORY} is malformed,
+     *                                  naming which of the two
      */
     public Repository resolve(CliContext ctx) {
         if (repository != null) {
-            if (repository.isEmpty()) {
-                throw new IllegalArgumentException("--repository: empty path");
-            }
-            try {
-                return Repository.parse(repository);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--repository: " + e.getMessage(), e);
-            }
+            return parse(ctx, "--repository", repository);
         }
         String env = ctx.getenv("PBS_REPOSITORY");
         if (env != null && !env.isEmpty()) {
-            Repository r;
-            try {
-                r = Repository.parse(env);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("PBS_REPOSITORY: " + e.getMessage(), e);
-            }
-            if (r.isRemote() || env.startsWith("/") || env.startsWith(".")) {
-                return r;
-            }
+            return parse(ctx, "PBS_REPOSITORY", env);
         }
         return Repository.local(ctx.home().resolve(DEFAULT_RELATIVE));
+    }
+
+    /** Parses one repository string, expanding a leading {@code ~} or {@code ~/} to the home directory. */
+    private static Repository parse(CliContext ctx, String source, String text) {
+        if (text.isEmpty()) {
+            throw new UsageException(source + ": empty repository");
+        }
+        if (text.equals("~") || text.startsWith("~/")) {
+            return Repository.local(ctx.home().resolve(text.equals("~") ? "" : text.substring(2)));
+        }
+        if (text.startsWith("~")) {
+            throw new UsageException(source + ": '" + text + "': ~USER is not expanded; write the full path");
+        }
+        try {
+            return Repository.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(source + ": " + e.getMessage(), e);
+        }
     }
 
     /** True if the repository is a server. */
@@ -103,12 +112,8 @@ public final class RepositoryOptions {
         if (r.isRemote()) {
             throw new IllegalArgumentException("repository " + r + " is a server; this command works on a local datastore only");
         }
-        return new Location(r.localPath(), repository == null && !isLocalEnv(ctx));
-    }
-
-    private static boolean isLocalEnv(CliContext ctx) {
         String env = ctx.getenv("PBS_REPOSITORY");
-        return env != null && (env.startsWith("/") || env.startsWith("."));
+        return new Location(r.localPath(), repository == null && (env == null || env.isEmpty()));
     }
 
     /**

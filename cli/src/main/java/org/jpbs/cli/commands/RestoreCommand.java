@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
+import org.jpbs.cli.UsageException;
 import org.jpbs.cli.keys.CryptOptions;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.crypto.Fingerprint;
@@ -95,21 +96,15 @@ public final class RestoreCommand implements Callable<Integer> {
     @Override
     @SuppressWarnings("try") // the progress renderer only needs closing
     public Integer call() throws Exception {
-        int threads = fetchWorkers != null ? fetchWorkers
-                : envInt("PBS_RESTORE_MAX_THREADS", Runtime.getRuntime().availableProcessors());
-        if (threads < 1) {
-            throw new IllegalArgumentException("--fetch-workers must be at least 1, got " + threads);
-        }
-        int fetches = fetchConcurrency != null ? fetchConcurrency
-                : envInt("PBS_RESTORE_FETCH_CONCURRENCY", PipelinedRestore.DEFAULT_FETCH_CONCURRENCY);
-        if (fetches < 1) {
-            throw new IllegalArgumentException("--fetch-concurrency must be at least 1, got " + fetches);
-        }
+        int threads = positive("--fetch-workers", fetchWorkers, "PBS_RESTORE_MAX_THREADS",
+                Runtime.getRuntime().availableProcessors());
+        int fetches = positive("--fetch-concurrency", fetchConcurrency, "PBS_RESTORE_FETCH_CONCURRENCY",
+                PipelinedRestore.DEFAULT_FETCH_CONCURRENCY);
         String serverName;
         try {
             serverName = ArchiveName.toServerName(archive);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("ARCHIVE: " + e.getMessage(), e);
+            throw new UsageException("ARCHIVE: " + e.getMessage(), e);
         }
         CryptConfig crypt = crypto.forRestore(ctx);
         if (repo.isRemote(ctx)) {
@@ -176,17 +171,33 @@ public final class RestoreCommand implements Callable<Integer> {
         return entry.cryptMode() == CryptMode.ENCRYPT ? crypt : null;
     }
 
-    /** A positive integer from the environment, or {@code dflt} if unset. */
-    private int envInt(String name, int dflt) {
-        String v = ctx.getenv(name);
+    /**
+     * The option's value if given, else the environment variable's if set, else {@code dflt};
+     * at least 1. An error names the option or the variable that was actually wrong.
+     *
+     * @throws UsageException if the value used is not a positive integer
+     */
+    private int positive(String option, Integer value, String variable, int dflt) {
+        if (value != null) {
+            if (value < 1) {
+                throw new UsageException(option + " must be at least 1, got " + value);
+            }
+            return value;
+        }
+        String v = ctx.getenv(variable);
         if (v == null || v.isBlank()) {
             return dflt;
         }
+        int n;
         try {
-            return Integer.parseInt(v.strip());
+            n = Integer.parseInt(v.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + ": not a number: '" + v + "'");
+            throw new UsageException(variable + ": not a number: '" + v + "' (stands for " + option + ")");
         }
+        if (n < 1) {
+            throw new UsageException(variable + " must be at least 1, got " + n + " (stands for " + option + ")");
+        }
+        return n;
     }
 
     private static FileEntry findEntry(SnapshotReader reader, BackupSnapshotRef ref, String serverName) {

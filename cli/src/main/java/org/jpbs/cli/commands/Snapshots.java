@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import java.io.IOException;
 import org.jpbs.client.remote.PbsClient;
 import org.jpbs.client.remote.RemoteSnapshots;
@@ -24,7 +25,7 @@ public final class Snapshots {
         try {
             return BackupNamespace.parse(ns);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--ns: " + e.getMessage(), e);
+            throw new UsageException("--ns: " + e.getMessage(), e);
         }
     }
 
@@ -38,14 +39,14 @@ public final class Snapshots {
     public static BackupSnapshotRef resolve(Datastore ds, BackupNamespace ns, String spec) throws IOException {
         long slashes = spec.chars().filter(c -> c == '/').count();
         if (slashes == 1) {
-            BackupGroupRef group = BackupGroupRef.parse(ns, spec);
+            BackupGroupRef group = usage(() -> BackupGroupRef.parse(ns, spec));
             return ds.lastFinishedSnapshot(group).orElseThrow(() -> new IllegalArgumentException(
                     "no finished snapshot in group " + describe(group)));
         }
         if (slashes == 2) {
-            return BackupSnapshotRef.parse(ns, spec);
+            return usage(() -> BackupSnapshotRef.parse(ns, spec));
         }
-        throw new IllegalArgumentException("invalid snapshot '" + spec
+        throw new UsageException("invalid snapshot '" + spec
                 + "' (expected <type>/<id>/<time> or a group <type>/<id>, e.g. host/myhost/2024-01-02T03:04:05Z)");
     }
 
@@ -56,14 +57,14 @@ public final class Snapshots {
     static BackupSnapshotRef resolve(PbsClient pbs, BackupNamespace ns, String spec) throws IOException {
         long slashes = spec.chars().filter(c -> c == '/').count();
         if (slashes == 1) {
-            BackupGroupRef group = BackupGroupRef.parse(ns, spec);
+            BackupGroupRef group = usage(() -> BackupGroupRef.parse(ns, spec));
             return RemoteSnapshots.latest(pbs, group).orElseThrow(() -> new IllegalArgumentException(
                     "no finished snapshot in group " + describe(group) + " on " + pbs.repository().hostAndPort()));
         }
         if (slashes == 2) {
-            return BackupSnapshotRef.parse(ns, spec);
+            return usage(() -> BackupSnapshotRef.parse(ns, spec));
         }
-        throw new IllegalArgumentException("invalid snapshot '" + spec
+        throw new UsageException("invalid snapshot '" + spec
                 + "' (expected <type>/<id>/<time> or a group <type>/<id>, e.g. host/myhost/2024-01-02T03:04:05Z)");
     }
 
@@ -75,5 +76,16 @@ public final class Snapshots {
     /** {@code host/x/T} or {@code ns a/b: host/x/T}. */
     public static String describe(BackupSnapshotRef s) {
         return s.group().ns().isRoot() ? s.toString() : "ns " + s.group().ns() + ": " + s;
+    }
+
+    /** Runs a parse of a SNAPSHOT/GROUP argument; a malformed value is a usage error. */
+    private static <T> T usage(java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (UsageException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
     }
 }

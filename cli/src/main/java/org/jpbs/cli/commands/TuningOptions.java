@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import java.time.Duration;
 import org.jpbs.datastore.tuning.ChunkOrder;
 import org.jpbs.datastore.tuning.Tuning;
@@ -43,13 +44,13 @@ public final class TuningOptions {
         Tuning t = Tuning.DEFAULT;
         if (atimeCutoffMinutes != null) {
             if (atimeCutoffMinutes < 0) {
-                throw new IllegalArgumentException("--gc-atime-cutoff must be >= 0 minutes, got " + atimeCutoffMinutes);
+                throw new UsageException("--gc-atime-cutoff must be >= 0 minutes, got " + atimeCutoffMinutes);
             }
             t = t.withGcAtimeCutoff(Duration.ofMinutes(atimeCutoffMinutes));
         }
         if (cacheCapacity != null) {
             if (cacheCapacity < 0) {
-                throw new IllegalArgumentException("--gc-cache-capacity must be >= 0, got " + cacheCapacity);
+                throw new UsageException("--gc-cache-capacity must be >= 0, got " + cacheCapacity);
             }
             t = t.withGcCacheCapacity(cacheCapacity);
         }
@@ -63,12 +64,12 @@ public final class TuningOptions {
             try {
                 t = t.withChunkOrder(ChunkOrder.parse(chunkOrder));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--chunk-order: " + e.getMessage(), e);
+                throw new UsageException("--chunk-order: " + e.getMessage(), e);
             }
         }
         if (threads != null) {
             if (threads < 1 || threads > 256) {
-                throw new IllegalArgumentException("--threads must be 1..256, got " + threads);
+                throw new UsageException("--threads must be 1..256, got " + threads);
             }
             t = t.withThreads(threads);
         }

@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import org.jpbs.cli.UsageException;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -66,7 +67,7 @@ public final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (outdatedAfter != null && outdatedAfter < 0) {
-            throw new IllegalArgumentException("--outdated-after must be >= 0 days, got " + outdatedAfter);
+            throw new UsageException("--outdated-after must be >= 0 days, got " + outdatedAfter);
         }
         TuningOptions to = new TuningOptions();
         to.chunkOrder = chunkOrder;

@@ -1,5 +1,6 @@
 package org.jpbs.cli.keys;
 
+import org.jpbs.cli.UsageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,10 +70,10 @@ public final class CryptOptions {
      */
     public Params forBackup(CliContext ctx) throws IOException {
         if (keyfile != null && keyfd != null) {
-            throw new IllegalArgumentException("--keyfile and --keyfd are mutually exclusive");
+            throw new UsageException("--keyfile and --keyfd are mutually exclusive");
         }
         if (masterPubkeyFile != null && masterPubkeyFd != null) {
-            throw new IllegalArgumentException("--master-pubkey-file and --master-pubkey-fd are mutually exclusive");
+            throw new UsageException("--master-pubkey-file and --master-pubkey-fd are mutually exclusive");
         }
         CryptMode mode = cryptMode == null ? null : parseMode(cryptMode);
         Source key = explicitKey();
@@ -80,10 +81,10 @@ public final class CryptOptions {
                 : masterPubkeyFd != null ? new Source("file descriptor " + masterPubkeyFd, fd(masterPubkeyFd)) : null;
         if (mode == CryptMode.NONE) {
             if (key != null) {
-                throw new IllegalArgumentException("--keyfile/--keyfd and --crypt-mode=none are mutually exclusive");
+                throw new UsageException("--keyfile/--keyfd and --crypt-mode=none are mutually exclusive");
             }
             if (master != null) {
-                throw new IllegalArgumentException("--master-pubkey-file/--master-pubkey-fd and --crypt-mode=none are mutually exclusive");
+                throw new UsageException("--master-pubkey-file/--master-pubkey-fd and --crypt-mode=none are mutually exclusive");
             }
             return Params.NONE;
         }
@@ -122,11 +123,11 @@ public final class CryptOptions {
      */
     public CryptConfig forRestore(CliContext ctx) throws IOException {
         if (keyfile != null && keyfd != null) {
-            throw new IllegalArgumentException("--keyfile and --keyfd are mutually exclusive");
+            throw new UsageException("--keyfile and --keyfd are mutually exclusive");
         }
         if (cryptMode != null && parseMode(cryptMode) == CryptMode.NONE) {
             if (keyfile != null || keyfd != null) {
-                throw new IllegalArgumentException("--keyfile/--keyfd and --crypt-mode=none are mutually exclusive");
+                throw new UsageException("--keyfile/--keyfd and --crypt-mode=none are mutually exclusive");
             }
             return null;
         }
@@ -163,7 +164,7 @@ public final class CryptOptions {
         try {
             return CryptMode.parse(s);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--crypt-mode: " + e.getMessage(), e);
+            throw new UsageException("--crypt-mode: " + e.getMessage(), e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.jpbs.cli.keys;
 
+import org.jpbs.cli.UsageException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ public final class KeyCommand implements Callable<Integer> {
         try {
             return Kdf.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--kdf: " + e.getMessage(), e);
+            throw new UsageException("--kdf: " + e.getMessage(), e);
         }
     }
 
@@ -60,7 +61,7 @@ public final class KeyCommand implements Callable<Integer> {
         KeyConfig kc;
         if (kdf == Kdf.NONE) {
             if (hint != null) {
-                throw new IllegalArgumentException("--hint is not allowed with --kdf none");
+                throw new UsageException("--hint is not allowed with --kdf none");
             }
             kc = KeyConfig.withoutPassword(key);
         } else {
@@ -153,7 +154,7 @@ public final class KeyCommand implements Callable<Integer> {
                         ctx.out().printf("%-12s %s%n", e.getKey(), text);
                     }
                 }
-                default -> throw new IllegalArgumentException("--output-format: expected text or json, got '" + format + "'");
+                default -> throw new UsageException("--output-format: expected text or json, got '" + format + "'");
             }
             ctx.out().flush();
             return 0;

@@ -1,5 +1,6 @@
 package org.jpbs.cli.keys;
 
+import org.jpbs.cli.UsageException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ public final class KeyPaperkeyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (!format.equals("text") && !format.equals("html")) {
-            throw new IllegalArgumentException("--output-format: expected text or html, got '" + format + "'");
+            throw new UsageException("--output-format: expected text or html, got '" + format + "'");
         }
         Path p = KeyCommand.keyPath(ctx, path);
         String data = Files.readString(p, StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package org.jpbs.cli.keys;
 
+import org.jpbs.cli.UsageException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ public final class MasterKeyCommands {
         @Override
         public Integer call() throws Exception {
             if (bits < 3072) {
-                throw new IllegalArgumentException("--bits must be at least 3072, got " + bits);
+                throw new UsageException("--bits must be at least 3072, got " + bits);
             }
             char[] pw = masterPassword(ctx, true);
             if (pw.length < KeyConfig.MIN_PASSPHRASE) {

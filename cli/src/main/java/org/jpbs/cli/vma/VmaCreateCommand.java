@@ -1,5 +1,6 @@
 package org.jpbs.cli.vma;
 
+import org.jpbs.cli.UsageException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -81,7 +82,7 @@ public final class VmaCreateCommand implements Callable<Integer> {
         try {
             creator = new VmaCreator().interleave(interleave);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--interleave: " + e.getMessage(), e);
+            throw new UsageException("--interleave: " + e.getMessage(), e);
         }
         List<byte[]> configData = new ArrayList<>();
         for (Path p : configs) {
@@ -106,7 +107,7 @@ public final class VmaCreateCommand implements Callable<Integer> {
                 try {
                     w.addConfig(configs.get(i).getFileName().toString(), configData.get(i));
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("-c " + configs.get(i) + ": " + e.getMessage(), e);
+                    throw new UsageException("-c " + configs.get(i) + ": " + e.getMessage(), e);
                 }
             }
             List<Integer> ids = new ArrayList<>();
@@ -114,7 +115,7 @@ public final class VmaCreateCommand implements Callable<Integer> {
                 try {
                     ids.add(w.addDevice(s.name(), s.size()));
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("-d " + s.name() + "=" + s.path() + ": " + e.getMessage(), e);
+                    throw new UsageException("-d " + s.name() + "=" + s.path() + ": " + e.getMessage(), e);
                 }
             }
             long total = sources.stream().mapToLong(Source::size).sum();
@@ -158,13 +159,13 @@ public final class VmaCreateCommand implements Callable<Integer> {
             int colon = s.indexOf(':');
             String fmt = colon < 0 ? "" : s.substring("format=".length(), colon);
             if (!fmt.equals("raw")) {
-                throw new IllegalArgumentException("-d " + spec + ": only format=raw images can be read (got '" + fmt + "')");
+                throw new UsageException("-d " + spec + ": only format=raw images can be read (got '" + fmt + "')");
             }
             s = s.substring(colon + 1);
         }
         int eq = s.indexOf('=');
         if (eq <= 0 || eq == s.length() - 1) {
-            throw new IllegalArgumentException("-d " + spec + ": expected NAME=PATH, e.g. drive-scsi0=/path/to/disk.raw");
+            throw new UsageException("-d " + spec + ": expected NAME=PATH, e.g. drive-scsi0=/path/to/disk.raw");
         }
         String name = s.substring(0, eq);
         Path path = Path.of(s.substring(eq + 1));

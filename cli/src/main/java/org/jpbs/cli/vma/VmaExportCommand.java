@@ -1,5 +1,6 @@
 package org.jpbs.cli.vma;
 
+import org.jpbs.cli.UsageException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,7 +90,7 @@ public final class VmaExportCommand implements Callable<Integer> {
         Compression c = compress == null ? null : Compression.parse(compress);
         int threads = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         if (threads < 1) {
-            throw new IllegalArgumentException("--workers must be at least 1, got " + threads);
+            throw new UsageException("--workers must be at least 1, got " + threads);
         }
         Datastore ds = repo.open(ctx, false, Operation.READ);
         BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);

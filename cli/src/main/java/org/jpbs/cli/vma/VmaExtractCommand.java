@@ -1,5 +1,6 @@
 package org.jpbs.cli.vma;
 
+import org.jpbs.cli.UsageException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.FileAlreadyExistsException;
@@ -89,9 +90,14 @@ public final class VmaExtractCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        WriteMode mode = WriteMode.parse(writes);
+        WriteMode mode;
+        try {
+            mode = WriteMode.parse(writes);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--writes: " + e.getMessage(), e);
+        }
         if (readmap != null && only != null) {
-            throw new IllegalArgumentException("-d and -r cannot be combined (skip devices in the map instead)");
+            throw new UsageException("-d and -r cannot be combined (skip devices in the map instead)");
         }
         if (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(dir.toString(), null, "DIR must not exist");

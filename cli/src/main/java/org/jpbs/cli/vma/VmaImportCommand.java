@@ -1,5 +1,6 @@
 package org.jpbs.cli.vma;
 
+import org.jpbs.cli.UsageException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -90,7 +91,7 @@ public final class VmaImportCommand implements Callable<Integer> {
                 "--backup-id is needed (" + archive + " is not named vzdump-qemu-ID-YYYY_MM_DD-HH_MM_SS.vma...)"));
         int threads = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         if (threads < 1) {
-            throw new IllegalArgumentException("--workers must be at least 1, got " + threads);
+            throw new UsageException("--workers must be at least 1, got " + threads);
         }
         if (repo.isRemote(ctx)) {
             throw new IllegalArgumentException("vma import writes to a local datastore; --repository names a server");

@@ -8,9 +8,10 @@ import java.util.regex.Pattern;
  * Where backups go: a remote datastore {@code [[auth-id@]host[:port]:]datastore} (spec
  * {@code pbs-protocol.md} §4.2, "Repository syntax") or a local datastore directory.
  *
- * <p>Parsing ({@link #parse}): a string starting with {@code /} or {@code .} is a local path;
- * a string without a {@code host:} part (no {@code :} outside brackets) is a local path too (as
- * the jpbs CLI always treated it); anything else is remote: the datastore follows the last
+ * <p>Parsing ({@link #parse}): a string starting with {@code /}, {@code .} or {@code ~}, or one
+ * without a {@code :} that contains a {@code /} ({@code sub/dir}), is a local path. A bare name
+ * (no {@code :}, no {@code /}) is, as for proxmox-backup-client, a datastore on
+ * {@code root@pam@localhost:8007}. Anything else is remote: the datastore follows the last
  * {@code :}, the auth id (a user {@code user@realm} or a token {@code user@realm!name}, default
  * {@code root@pam}) precedes the last {@code @}, the host is a DNS name, an IPv4 address or an
  * IPv6 address in brackets, and the port (default 8007) follows the host. Examples:
@@ -65,7 +66,7 @@ public record Repository(String authId, String host, int port, String store, Pat
         if (s == null || s.isEmpty()) {
             throw new IllegalArgumentException("empty repository");
         }
-        if (s.startsWith("/") || s.startsWith(".")) {
+        if (isLocalPath(s)) {
             return local(Path.of(s));
         }
         int colon = lastColonOutsideBrackets(s);
@@ -73,11 +74,15 @@ public record Repository(String authId, String host, int port, String store, Pat
             throw bad(s, "missing ']' after the IPv6 address");
         }
         if (colon < 0) {
-            return local(Path.of(s));
+            if (!validStore(s)) {
+                throw bad(s, "datastore name '" + s + "' is invalid (3..32 characters A-Z a-z 0-9 _ . -;"
+                        + " a bare name means a datastore on localhost, write a local directory as ./" + s + ")");
+            }
+            return remote(DEFAULT_AUTH_ID, "localhost", DEFAULT_PORT, s);
         }
         String store = s.substring(colon + 1);
         String prefix = s.substring(0, colon);
-        if (!STORE.matcher(store).matches() || store.length() < 3 || store.length() > 32) {
+        if (!validStore(store)) {
             throw bad(s, "datastore name '" + store + "' is invalid (3..32 characters A-Z a-z 0-9 _ . -)");
         }
         String authId = DEFAULT_AUTH_ID;
@@ -124,6 +129,18 @@ public record Repository(String authId, String host, int port, String store, Pat
             port = Integer.parseInt(portText);
         }
         return remote(authId, host, port, store);
+    }
+
+    /**
+     * True if {@code s} is written as a local path: it starts with {@code /}, {@code .} or
+     * {@code ~}, or it has a {@code /} but no {@code :}.
+     */
+    public static boolean isLocalPath(String s) {
+        return s.startsWith("/") || s.startsWith(".") || s.startsWith("~") || (s.contains("/") && !s.contains(":"));
+    }
+
+    private static boolean validStore(String store) {
+        return STORE.matcher(store).matches() && store.length() >= 3 && store.length() <= 32;
     }
 
     /** Index of the last ':' outside brackets, -1 if none, -2 if a '[' is not closed. */

@@ -17,6 +17,8 @@ class RepositoryTest {
     @CsvSource(delimiter = '|', value = {
         "pbs.example:store1|root@pam|pbs.example|8007|store1",
         "localhost:store1|root@pam|localhost|8007|store1",
+        "store1|root@pam|localhost|8007|store1",
+        "my.store_2|root@pam|localhost|8007|my.store_2",
         "backup@pbs@pbs.example:store1|backup@pbs|pbs.example|8007|store1",
         "backup@pbs!pve@pbs.example:8007:store1|backup@pbs!pve|pbs.example|8007|store1",
         "backup@pbs!pve@10.0.0.5:1234:store1|backup@pbs!pve|10.0.0.5|1234|store1",
@@ -39,7 +41,7 @@ class RepositoryTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/srv/ds", "./ds", "../x:y", "store1", "relative/dir"})
+    @ValueSource(strings = {"/srv/ds", "./ds", "../x:y", "~/ds", "relative/dir", ".hidden"})
     void localRepositories(String text) {
         Repository r = Repository.parse(text);
         assertFalse(r.isRemote(), text);
@@ -58,6 +60,8 @@ class RepositoryTest {
         "[fe80::1:store1|missing ']'",
         "[nothex]:store1|invalid IPv6 address",
         ":store1|invalid host ''",
+        "st|write a local directory as ./st",
+        "my store|datastore name 'my store'",
     })
     void invalidRepositories(String text, String expected) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Repository.parse(text));

@@ -71,7 +71,8 @@ public final class AuthConfig {
         Authid u = Authid.parseUser(userid);
         checkRealm(u);
         if (u.isSuperuser()) {
-            throw new IllegalArgumentException("user 'root@pam' already exists (set its password instead)");
+            throw new IllegalArgumentException("root@pam is the built-in superuser and always exists; set its password"
+                    + " with 'jpbs user add root@pam --set-password --password-file FILE'");
         }
         if (password != null) {
             checkPassword(password);
@@ -174,16 +175,56 @@ public final class AuthConfig {
     }
 
     /**
+     * Removes a user of realm {@code pbs}: its entry in {@code user.cfg}, its password hash, its
+     * API tokens with their secret hashes, and every ACL entry of the user and of its tokens (as
+     * PBS does). {@code root@pam} cannot be removed.
+     *
+     * @return the ids of the removed tokens
+     * @throws IllegalArgumentException invalid id, {@code root@pam}, or no such user
+     */
+    public java.util.List<Authid> deleteUser(String userid) throws IOException {
+        Authid u = Authid.parseUser(userid);
+        if (u.isSuperuser()) {
+            throw new IllegalArgumentException("root@pam is the built-in superuser and cannot be deleted");
+        }
+        try (ConfigFiles.Lock _ = ConfigFiles.lock(dir)) {
+            AuthState s = load();
+            if (s.users().user(u).isEmpty()) {
+                throw new IllegalArgumentException("no such user '" + u + "'");
+            }
+            java.util.List<Authid> tokens = s.users().tokensOf(u);
+            UserConfig users = s.users().without(UserConfig.USER, u.toString());
+            Map<String, String> tokenHashes = new TreeMap<>(s.tokens());
+            AclConfig acl = s.acl().withoutUgid(u.toString());
+            for (Authid t : tokens) {
+                users = users.without(UserConfig.TOKEN, t.toString());
+                tokenHashes.remove(t.toString());
+                acl = acl.withoutUgid(t.toString());
+            }
+            Map<String, String> pw = new TreeMap<>(s.passwords());
+            pw.remove(u.toString());
+            writeAcl(acl); // rights go first: a crash in between leaves a user without rights, never rights without a user
+            writeShadow(AuthState.TOKEN_SHADOW, tokenHashes);
+            writeShadow(AuthState.SHADOW, pw);
+            writeUsers(users);
+            return tokens;
+        }
+    }
+
+    /**
      * Adds or removes one ACL entry ({@code proxmox-backup-manager acl update PATH ROLE --auth-id ID}).
      *
      * @param path      ACL path, e.g. {@code /datastore/store1}
      * @param authid    an existing user or token
      * @param role      role name, e.g. {@code DatastoreBackup}
      * @param propagate whether the role applies below {@code path} (PBS default: true)
-     * @param delete    remove the role instead
+     * @param delete    remove the role instead; as in PBS, removing a role that is not set
+     *                  changes nothing and is no error
+     * @return false if {@code delete} found no such role at exactly {@code path} (nothing
+     *         changed), else true
      * @throws IllegalArgumentException invalid path or role, unknown user or token
      */
-    public void updateAcl(String path, String authid, String role, boolean propagate, boolean delete)
+    public boolean updateAcl(String path, String authid, String role, boolean propagate, boolean delete)
             throws IOException {
         String p = AclPaths.check(path);
         Authid a = Authid.parse(authid);
@@ -198,7 +239,11 @@ public final class AuthConfig {
                     throw new IllegalArgumentException("no such API token '" + a + "'");
                 }
             }
+            if (delete && !s.acl().rolesAt(p, a.toString()).containsKey(r.text())) {
+                return false;
+            }
             writeAcl(s.acl().update(p, a, r, propagate, delete));
+            return true;
         }
     }
 
@@ -209,8 +254,8 @@ public final class AuthConfig {
     private static void checkRealm(Authid u) {
         if (u.realm().equals("pam")) {
             if (!u.isSuperuser()) {
-                throw new IllegalArgumentException("realm 'pam' only has root@pam in jpbs; use realm 'pbs' for '"
-                        + u.name() + "'");
+                throw new IllegalArgumentException("realm 'pam' (system users) is not managed by jpbs, which knows only"
+                        + " the built-in root@pam; add '" + u.name() + "@pbs' instead");
             }
         } else if (!u.realm().equals("pbs")) {
             throw new IllegalArgumentException("unsupported realm '" + u.realm() + "' (jpbs has 'pbs' and root@pam)");
