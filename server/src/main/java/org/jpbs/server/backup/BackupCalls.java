@@ -127,7 +127,7 @@ final class BackupCalls {
         reserveName(name);
         int wid = s.nextWid.incrementAndGet();
         try {
-            s.writers.put(wid, new FixedWriter(wid, name, size, reuse));
+            s.writers.put(wid, new FixedWriter(wid, name, size, reuse, s.digestBudget));
         } catch (RuntimeException e) {
             s.archiveNames.remove(name);
             throw e;
@@ -216,6 +216,7 @@ final class BackupCalls {
         FixedIndex idx = w.close(count, size, csum, now());
         s.writer.addFixedIndex(w.archiveName(), idx);
         s.writers.remove(wid);
+        w.release();
         info("closed fixed index " + wid + " '" + w.archiveName() + "': size " + idx.size() + ", "
                 + idx.chunkCount() + " chunks, csum " + idx.computeCsum().hex());
         return H2Response.nullData();
