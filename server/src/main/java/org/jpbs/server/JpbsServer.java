@@ -85,6 +85,17 @@ public final class JpbsServer implements AutoCloseable {
      */
     public static JpbsServer start(ServerConfig config, Authenticator auth, RestHandler rest, ServerServices services)
             throws IOException {
+        return start(config, auth, rest, services, org.jpbs.server.http.ServerTimeouts.fromSystemProperties());
+    }
+
+    /**
+     * As {@link #start(ServerConfig, Authenticator, RestHandler, ServerServices)} with explicit idle timeouts.
+     *
+     * @param timeouts idle timeouts of HTTP/1.1 connections and backup/reader sessions
+     * @throws IOException if the certificate cannot be read or created, or the port cannot be bound
+     */
+    public static JpbsServer start(ServerConfig config, Authenticator auth, RestHandler rest, ServerServices services,
+                                   org.jpbs.server.http.ServerTimeouts timeouts) throws IOException {
         ServerCertificate cert = ServerCertificate.loadOrCreate(config.configDir());
         int cpus = Runtime.getRuntime().availableProcessors();
         ExecutorService virtualThreads = Executors.newThreadPerTaskExecutor(
@@ -95,7 +106,7 @@ public final class JpbsServer implements AutoCloseable {
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2, cpus), NioIoHandler.newFactory());
         ChannelGroup connections = new DefaultChannelGroup("jpbs-connections", GlobalEventExecutor.INSTANCE);
         ServerChannelInitializer init = new ServerChannelInitializer(cert.serverContext(), new ProtocolSessions(ctx), rest,
-                virtualThreads);
+                virtualThreads, timeouts);
         InetSocketAddress addr = config.bind() == null || config.bind().isEmpty()
                 ? new InetSocketAddress(config.port()) : new InetSocketAddress(config.bind(), config.port());
         try {

@@ -76,10 +76,10 @@ class BackupProtocolTest {
             assertEquals("{\"data\":null}", c.call("GET", "/previous_backup_time").text());
             var codec = c.channel().pipeline().get(io.netty.handler.codec.http2.Http2FrameCodec.class);
             var conn = codec.connection();
-            assertEquals(Integer.MAX_VALUE - 1, conn.remote().flowController().initialWindowSize(),
-                    "server SETTINGS: initial window 2^31-2");
-            assertTrue(conn.remote().flowController().windowSize(conn.connectionStream()) >= Integer.MAX_VALUE - 1,
-                    "server WINDOW_UPDATE opens the connection window");
+            assertEquals(32 * 1024 * 1024, conn.remote().flowController().initialWindowSize(),
+                    "server SETTINGS: initial window 32 MiB (spec §2.1, the PBS server's)");
+            assertTrue(conn.remote().flowController().windowSize(conn.connectionStream()) >= 32 * 1024 * 1024 - 1024,
+                    "server WINDOW_UPDATE opens the connection window to 32 MiB");
             assertEquals(4 * 1024 * 1024, codec.encoder().configuration().frameSizePolicy().maxFrameSize(),
                     "server SETTINGS: max frame 4 MiB");
             PbsTestClient.Resp r = c.call("GET", "/");

@@ -27,6 +27,11 @@ final class TestServer implements AutoCloseable {
 
     /** Creates the datastores under {@code dir} (if missing) and starts a server. */
     static TestServer start(Path dir, String... storeNames) throws Exception {
+        return start(dir, org.jpbs.server.http.ServerTimeouts.fromSystemProperties(), storeNames);
+    }
+
+    /** As {@link #start(Path, String...)} with the given idle timeouts. */
+    static TestServer start(Path dir, org.jpbs.server.http.ServerTimeouts timeouts, String... storeNames) throws Exception {
         Map<String, Path> paths = new LinkedHashMap<>();
         for (String n : storeNames) {
             Path p = dir.resolve("ds-" + n);
@@ -35,8 +40,10 @@ final class TestServer implements AutoCloseable {
             }
             paths.put(n, p);
         }
-        JpbsServer s = JpbsServer.start(new ServerConfig(dir.resolve("config"), paths, "127.0.0.1", 0),
-                new StaticTokenAuthenticator(Map.of(TOKEN_ID, SECRET, OTHER_TOKEN_ID, "other-secret")));
+        ServerConfig config = new ServerConfig(dir.resolve("config"), paths, "127.0.0.1", 0);
+        StaticTokenAuthenticator auth = new StaticTokenAuthenticator(Map.of(TOKEN_ID, SECRET, OTHER_TOKEN_ID, "other-secret"));
+        JpbsServer s = JpbsServer.start(config, auth, new org.jpbs.server.http.DefaultRestHandler(auth),
+                ServerServices.open(config), timeouts);
         TestServer t = new TestServer(dir, s);
         for (Map.Entry<String, Path> e : paths.entrySet()) {
             t.stores.put(e.getKey(), Datastore.open(e.getValue()));

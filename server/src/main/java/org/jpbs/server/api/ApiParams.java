@@ -22,13 +22,24 @@ import org.jpbs.server.http.ApiException;
  * buster) is ignored. Immutable.
  */
 final class ApiParams {
-    /** PBS {@code BACKUP_TIME_SCHEMA} minimum (2019-01-18). */
-    static final long MIN_BACKUP_TIME = 1_547_797_308L;
+    /**
+     * Smallest {@code backup-time}: 1, the same as the backup/reader upgrade accepts (spec
+     * {@code pbs-protocol.md} §2.1 "integer Unix epoch, ≥ 1"), so every snapshot a session can
+     * create is reachable through the REST API too.
+     */
+    static final long MIN_BACKUP_TIME = 1;
 
     private final Map<String, List<String>> values;
+    /** The parameters of a JSON body, whose values must have their JSON types; null for text values. */
+    private final org.jpbs.server.http.Params json;
 
     private ApiParams(Map<String, List<String>> values) {
+        this(values, null);
+    }
+
+    private ApiParams(Map<String, List<String>> values, org.jpbs.server.http.Params json) {
         this.values = values;
+        this.json = json;
     }
 
     /**
@@ -48,18 +59,37 @@ final class ApiParams {
     }
 
     /**
-     * Parameters already decoded (e.g. a POST body through {@link org.jpbs.server.http.Params#asStrings()});
-     * rejects names outside {@code allowed}.
+     * Parameters of a POST (query plus form body, or a JSON body); rejects names outside
+     * {@code allowed}. Values of a JSON body must have their JSON types (integer, boolean,
+     * string: {@code "Expected integer value."} ...), as in PBS.
      *
      * @throws ApiException 400 for an unknown parameter
      */
-    static ApiParams of(Map<String, List<String>> m, Set<String> allowed) {
+    static ApiParams of(org.jpbs.server.http.Params params, Set<String> allowed) {
+        Map<String, List<String>> m = params.asStrings();
         for (String k : m.keySet()) {
             if (!allowed.contains(k) && !k.equals("_dc")) {
                 throw ApiException.badParam(k, "schema does not allow additional properties.");
             }
         }
-        return new ApiParams(m);
+        return new ApiParams(m, params.typed() ? params : null);
+    }
+
+    /** JSON type check of a JSON-body value: {@code kind} is {@code "string"}, {@code "integer"} or {@code "boolean"}. */
+    private void checkJsonType(String name, String kind) {
+        if (json == null) {
+            return;
+        }
+        json.jsonValue(name).filter(n -> !n.isNull()).ifPresent(n -> {
+            boolean ok = switch (kind) {
+                case "integer" -> n.isIntegralNumber() && n.canConvertToLong();
+                case "boolean" -> n.isBoolean();
+                default -> n.isTextual();
+            };
+            if (!ok) {
+                throw ApiException.badParam(name, "Expected " + kind + " value.");
+            }
+        });
     }
 
     /** All values of a parameter that may repeat (empty if absent). */
@@ -73,8 +103,18 @@ final class ApiParams {
         return values.keySet();
     }
 
-    /** An optional string; a repeated parameter is an error. */
+    /** An optional string; a repeated parameter is an error (in a JSON body: must be a JSON string). */
     Optional<String> opt(String name) {
+        checkJsonType(name, "string");
+        return raw(name);
+    }
+
+    /** A parameter's value as text whatever its JSON type (for passing parameters on); a repeat is an error. */
+    Optional<String> text(String name) {
+        return raw(name);
+    }
+
+    private Optional<String> raw(String name) {
         List<String> v = values.get(name);
         if (v == null || v.isEmpty()) {
             return Optional.empty();
@@ -126,7 +166,10 @@ final class ApiParams {
 
     /** {@code backup-time}: epoch seconds, at least {@link #MIN_BACKUP_TIME}. */
     long backupTime() {
-        return integer("backup-time", required("backup-time"), MIN_BACKUP_TIME, Long.MAX_VALUE);
+        checkJsonType("backup-time", "integer");
+        String v = raw("backup-time").orElseThrow(
+                () -> ApiException.badParam("backup-time", "parameter is missing and it is not optional."));
+        return integer("backup-time", v, MIN_BACKUP_TIME, Long.MAX_VALUE);
     }
 
     /** A namespace parameter ({@code ns}, {@code parent}); absent means the root. */
@@ -157,24 +200,12 @@ final class ApiParams {
 
     /** An optional integer in {@code [min, max]}. */
     Optional<Long> optInteger(String name, long min, long max) {
-        return opt(name).map(v -> integer(name, v, min, max));
+        checkJsonType(name, "integer");
+        return raw(name).map(v -> integer(name, v, min, max));
     }
 
     private static long integer(String name, String v, long min, long max) {
-        long n;
-        try {
-            n = Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            String reason;
-            if (v.isEmpty()) {
-                reason = "cannot parse integer from empty string";
-            } else if (v.matches("[+-]?[0-9]+")) {
-                reason = v.startsWith("-") ? "number too small to fit in target type" : "number too large to fit in target type";
-            } else {
-                reason = "invalid digit found in string";
-            }
-            throw ApiException.badParam(name, reason);
-        }
+        long n = org.jpbs.server.http.Params.parseInteger(name, v);
         if (n < min) {
             throw ApiException.badParam(name, "value must have a minimum value of " + min);
         }
@@ -186,7 +217,8 @@ final class ApiParams {
 
     /** A boolean ({@code 1/true/yes/on}, {@code 0/false/no/off}, any case); {@code dflt} if absent. */
     boolean bool(String name, boolean dflt) {
-        Optional<String> v = opt(name);
+        checkJsonType(name, "boolean");
+        Optional<String> v = raw(name);
         if (v.isEmpty()) {
             return dflt;
         }

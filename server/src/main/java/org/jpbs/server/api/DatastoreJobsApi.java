@@ -32,7 +32,7 @@ final class DatastoreJobsApi {
 
     /** {@code POST .../gc}: Datastore.Modify; task {@code garbage_collection}. */
     static RestResponse gc(Access acc, ServerServices svc, String store, Params params) throws IOException {
-        ApiParams.of(params.asStrings(), Set.of());
+        ApiParams.of(params, Set.of());
         acc.checkFull(store, BackupNamespace.ROOT, Access.MODIFY, 0);
         return start(acc, svc, store, "garbage_collection", h -> svc.jobs().garbageCollection(h));
     }
@@ -45,7 +45,7 @@ final class DatastoreJobsApi {
         if (!wholeStore) {
             allowed.addAll(List.of("backup-type", "backup-id", "use-task"));
         }
-        ApiParams p = ApiParams.of(params.asStrings(), allowed);
+        ApiParams p = ApiParams.of(params, allowed);
         for (String k : KEEP) {
             p.optInteger(k, 1, Integer.MAX_VALUE);
         }
@@ -66,10 +66,11 @@ final class DatastoreJobsApi {
 
     /** {@code POST .../verify}: Datastore.Verify or Backup. */
     static RestResponse verify(Access acc, ServerServices svc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params.asStrings(), Set.of("backup-type", "backup-id", "backup-time",
+        ApiParams p = ApiParams.of(params, Set.of("backup-type", "backup-id", "backup-time",
                 "ignore-verified", "outdated-after", "max-depth", "ns"));
         p.optBackupType();
         p.optBackupId();
+        p.optInteger("backup-time", ApiParams.MIN_BACKUP_TIME, Long.MAX_VALUE);
         p.bool("ignore-verified", false);
         p.optInteger("outdated-after", 0, Integer.MAX_VALUE);
         p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
@@ -116,7 +117,7 @@ final class DatastoreJobsApi {
         Map<String, String> m = new LinkedHashMap<>();
         for (String k : p.names()) {
             if (!k.equals("_dc")) {
-                p.opt(k).ifPresent(v -> m.put(k, v));
+                p.text(k).ifPresent(v -> m.put(k, v));
             }
         }
         return m;

@@ -30,7 +30,8 @@ import org.jpbs.server.http.RestResponse;
  * <li>{@code GET /api2/json/ping} (no auth), {@code GET /api2/json/version};</li>
  * <li>{@code POST /api2/json/access/ticket} ({@code username}, {@code password}; form or JSON;
  *     no auth) answers {@code {"CSRFPreventionToken","ticket","username"}}, a failure 401
- *     {@code "permission check failed."};</li>
+ *     {@code "permission check failed."}; the password check runs on a small bounded pool
+ *     ({@link org.jpbs.server.auth.PasswordCheckQueue}), 503 when it is full;</li>
  * <li>{@code GET /api2/json/admin/datastore}: {@code [{"comment":null,"store"}]}, the stores the
  *     caller may see, by name;</li>
  * <li>under {@code /api2/json/admin/datastore/{store}/}: {@code GET groups}, {@code GET snapshots}
@@ -220,7 +221,12 @@ public final class JpbsRestHandler implements RestHandler {
         Params p = req.params();
         String username = p.string("username");
         String password = p.string("password");
-        Optional<FileAuthenticator.Login> login = auth.login(username, password);
+        Optional<FileAuthenticator.Login> login;
+        try {
+            login = auth.login(username, password);
+        } catch (org.jpbs.server.auth.PasswordCheckQueue.LoginBusyException e) {
+            throw new ApiException(503, e.getMessage());
+        }
         if (login.isEmpty()) {
             throw new ApiException(401, "permission check failed.");
         }

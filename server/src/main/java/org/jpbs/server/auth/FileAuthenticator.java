@@ -52,6 +52,8 @@ public final class FileAuthenticator implements Authenticator {
     private final Tickets tickets;
     private final Clock clock;
     private final ConcurrentHashMap<String, byte[]> verifiedTokens = new ConcurrentHashMap<>();
+    /** Password checks of logins run here, not on the caller's (virtual or event-loop) thread. */
+    private final PasswordCheckQueue passwordChecks = new PasswordCheckQueue();
     private final ConfigVersions versions;
     private final long recheckNanos;
     private final AtomicLong nextCheck = new AtomicLong(System.nanoTime());
@@ -301,6 +303,8 @@ public final class FileAuthenticator implements Authenticator {
      *
      * @return the login, or empty on any failure (unknown, disabled or expired user, wrong
      *         password): the caller answers 401 without saying which
+     * @throws PasswordCheckQueue.LoginBusyException if too many password checks are in progress
+     *         ({@link PasswordCheckQueue}; the caller answers 503)
      */
     public Optional<Login> login(String username, String password) {
         Authid user;
@@ -323,7 +327,8 @@ public final class FileAuthenticator implements Authenticator {
             }
         } else {
             boolean realmOk = user.realm().equals("pbs") || user.isSuperuser();
-            ok = realmOk && PasswordHash.verify(password, s.passwords().get(user.toString()));
+            String stored = s.passwords().get(user.toString());
+            ok = realmOk && stored != null && passwordChecks.verify(password, stored);
         }
         if (!ok) {
             return Optional.empty();

@@ -44,7 +44,7 @@ final class BackupCalls {
 
     /** {@code POST /blob?file-name=&encoded-size=} (raw body). */
     Route blobRoute(Params q) {
-        String name = q.string("file-name");
+        String name = q.fileName("file-name");
         int encodedSize = (int) q.integer("encoded-size", 12, ChunkUpload.MAX_ENCODED);
         return new Route(s.serial, encodedSize, false, "got blob with unexpected length (more than "
                 + encodedSize + " bytes)", body -> blob(name, encodedSize, body));
@@ -55,7 +55,11 @@ final class BackupCalls {
         if (!name.endsWith(".blob")) {
             throw ApiException.badRequest("wrong blob file extension: '" + name + "'");
         }
-        ArchiveName.checkServerName(name);
+        try {
+            ArchiveName.checkServerName(name);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badParam("file-name", e.getMessage());
+        }
         if (body.length != encodedSize) {
             throw ApiException.badRequest("got blob with unexpected length (" + encodedSize + " != " + body.length + ")");
         }
@@ -127,7 +131,7 @@ final class BackupCalls {
         reserveName(name);
         int wid = s.nextWid.incrementAndGet();
         try {
-            s.writers.put(wid, new FixedWriter(wid, name, size, reuse));
+            s.writers.put(wid, new FixedWriter(wid, name, size, reuse, s.digestBudget));
         } catch (RuntimeException e) {
             s.archiveNames.remove(name);
             throw e;
@@ -165,7 +169,7 @@ final class BackupCalls {
     }
 
     private static String archiveName(Params p, String ext) {
-        String name = p.string("archive-name");
+        String name = p.fileName("archive-name");
         if (!name.endsWith(ext)) {
             throw ApiException.badRequest("wrong archive extension: '" + name + "'");
         }
@@ -216,6 +220,7 @@ final class BackupCalls {
         FixedIndex idx = w.close(count, size, csum, now());
         s.writer.addFixedIndex(w.archiveName(), idx);
         s.writers.remove(wid);
+        w.release();
         info("closed fixed index " + wid + " '" + w.archiveName() + "': size " + idx.size() + ", "
                 + idx.chunkCount() + " chunks, csum " + idx.computeCsum().hex());
         return H2Response.nullData();
@@ -250,7 +255,7 @@ final class BackupCalls {
      */
     H2Response previous(Params q) throws IOException {
         s.ensureRunning();
-        String name = q.string("archive-name");
+        String name = q.fileName("archive-name");
         BackupSnapshotRef prev = s.previous.orElseThrow(() -> ApiException.badRequest("no valid previous backup"));
         boolean fidx = name.endsWith(".fidx");
         boolean didx = name.endsWith(".didx");

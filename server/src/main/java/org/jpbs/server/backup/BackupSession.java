@@ -70,6 +70,8 @@ public final class BackupSession implements Http2Service {
     final Set<String> archiveNames = ConcurrentHashMap.newKeySet();
     final Map<Digest, Integer> knownChunks = new ConcurrentHashMap<>();
     final UploadStats stats = new UploadStats();
+    /** Memory for the digests of this session's fixed indexes ({@link DigestTable#DEFAULT_SESSION_BUDGET}). */
+    final DigestTable.Budget digestBudget = new DigestTable.Budget(DigestTable.DEFAULT_SESSION_BUDGET);
     final BackupCalls calls;
     volatile DataBlob manifestBlob;
     private State state = State.RUNNING;

@@ -43,6 +43,10 @@ final class DynamicWriter implements IndexWriter {
             throw ApiException.badRequest("dynamic writer '" + wid + "' append chunk failed - got strange chunk offset ("
                     + offset + " != " + end + ")");
         }
+        if (length > Long.MAX_VALUE - end) {
+            throw ApiException.badParam("offset-list", "dynamic writer '" + wid + "' - chunk at offset " + offset
+                    + " with " + length + " bytes ends beyond the largest archive size " + Long.MAX_VALUE);
+        }
         builder.append(end + length, digest);
     }
 

@@ -4,7 +4,6 @@ import java.util.UUID;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
-import org.jpbs.core.index.FixedIndexBuilder;
 import org.jpbs.server.http.ApiException;
 
 /**
@@ -12,7 +11,9 @@ import org.jpbs.server.http.ApiException;
  * each appended chunk goes to slot {@code offset / 4 MiB} (offsets are chunk starts, so
  * appends may come in any order), only the chunk that ends at the image size may be shorter.
  * With {@code reuse-csum} the slots are pre-filled from the previous index (incremental) and
- * the close does not require every slot to be appended again.
+ * the close does not require every slot to be appended again. The digests are kept in a sparse
+ * {@link DigestTable} charged to the session's budget, so announcing a huge image costs nothing
+ * until chunks are appended.
  */
 final class FixedWriter implements IndexWriter {
     /** The server's fixed chunk size: 4 MiB (§2.4). */
@@ -22,27 +23,36 @@ final class FixedWriter implements IndexWriter {
     private final String name;
     private final long size;
     private final boolean incremental;
-    private final FixedIndexBuilder builder;
+    private final int chunkCount;
+    private final DigestTable table;
     private int appended;
 
     /**
      * @param size     image size in bytes (>= 1)
      * @param previous index to pre-fill from (incremental), or null
+     * @param budget   the session's digest memory budget
+     * @throws ApiException 400 if the pre-filled digests exceed the budget
      */
-    FixedWriter(int wid, String name, long size, FixedIndex previous) {
+    FixedWriter(int wid, String name, long size, FixedIndex previous, DigestTable.Budget budget) {
         this.wid = wid;
         this.name = name;
         this.size = size;
-        this.builder = new FixedIndexBuilder(size, CHUNK_SIZE);
+        this.chunkCount = FixedIndex.chunkCount(size, CHUNK_SIZE);
+        this.table = new DigestTable(chunkCount, budget);
         this.incremental = previous != null;
         if (previous != null) {
-            if (previous.chunkCount() != builder.chunkCount() || previous.chunkSize() != CHUNK_SIZE) {
+            if (previous.chunkCount() != chunkCount || previous.chunkSize() != CHUNK_SIZE) {
                 throw ApiException.badRequest("cannot reuse index - previous index of '" + name + "' has "
                         + previous.chunkCount() + " chunks of " + previous.chunkSize() + " bytes, the new one "
-                        + builder.chunkCount() + " chunks of " + CHUNK_SIZE + " bytes");
+                        + chunkCount + " chunks of " + CHUNK_SIZE + " bytes");
             }
-            for (int i = 0; i < previous.chunkCount(); i++) {
-                builder.set(i, previous.digest(i));
+            try {
+                for (int i = 0; i < previous.chunkCount(); i++) {
+                    table.set(i, previous.digest(i));
+                }
+            } catch (RuntimeException e) {
+                table.release();
+                throw e;
             }
         }
     }
@@ -76,16 +86,16 @@ final class FixedWriter implements IndexWriter {
             throw ApiException.badRequest("fixed writer '" + wid + "' - got unaligned chunk offset " + offset
                     + " (chunk size " + CHUNK_SIZE + ")");
         }
-        long end = offset + length;
-        if (end > size) {
-            throw ApiException.badRequest("fixed writer '" + wid + "' - chunk at offset " + offset + " with "
-                    + length + " bytes ends after the image size " + size);
+        if (offset < 0 || offset > size || length > size - offset) { // no overflow of offset + length
+            throw ApiException.badParam("offset-list", "fixed writer '" + wid + "' - chunk at offset " + offset
+                    + " with " + length + " bytes ends after the image size " + size);
         }
+        long end = offset + length;
         if (length != CHUNK_SIZE && end != size) {
             throw ApiException.badRequest("fixed writer '" + wid + "' - chunk at offset " + offset + " has "
                     + length + " bytes, but only the last chunk may be shorter than " + CHUNK_SIZE);
         }
-        builder.set((int) (offset / CHUNK_SIZE), digest);
+        table.set((int) (offset / CHUNK_SIZE), digest);
         appended++;
     }
 
@@ -101,9 +111,9 @@ final class FixedWriter implements IndexWriter {
                     + appended + ")");
         }
         if (!incremental) {
-            if (chunkCount != builder.chunkCount()) {
+            if (chunkCount != this.chunkCount) {
                 throw ApiException.badRequest(prefix + "unexpected chunk count (" + chunkCount + " != "
-                        + builder.chunkCount() + ")");
+                        + this.chunkCount + ")");
             }
             if (closeSize != size) {
                 throw ApiException.badRequest(prefix + "unexpected file size (" + closeSize + " != " + size + ")");
@@ -111,7 +121,7 @@ final class FixedWriter implements IndexWriter {
         }
         FixedIndex idx;
         try {
-            idx = builder.build(UUID.randomUUID(), ctime);
+            idx = new FixedIndex(UUID.randomUUID(), ctime, size, CHUNK_SIZE, table.toArray());
         } catch (IllegalStateException e) {
             throw ApiException.badRequest(prefix + e.getMessage());
         }
@@ -121,5 +131,10 @@ final class FixedWriter implements IndexWriter {
                     + computed.hex() + ")");
         }
         return idx;
+    }
+
+    /** Frees the digest pages (after close, or when the session ends with the writer open). */
+    synchronized void release() {
+        table.release();
     }
 }

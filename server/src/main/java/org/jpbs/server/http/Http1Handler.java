@@ -23,7 +23,9 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * The HTTP/1.1 side after TLS: answers refused upgrades with their error (see
  * {@link PbsUpgradeCodec#UPGRADE_ERROR}), refuses non-upgrade requests to the backup/reader
- * paths ({@code "missing Upgrade header"}, {@code "invalid protocol name"}, §2.1 step 3) and
+ * paths ({@code "missing Upgrade header"}, {@code "invalid protocol name"}, §2.1 step 3; other
+ * methods than GET there: 404 {@code "Path '...' not found."}), answers 414 to a path plus query
+ * longer than {@link UriPaths#MAX_URI_LENGTH} bytes (§1), and
  * hands every other request to the {@link RestHandler} on a worker. Reading is paused while a
  * request is served, so pipelined requests are answered in order and a later upgrade on the
  * same kept-alive connection works (spec {@code pbs-protocol.md}, "Confirmed on the wire").
@@ -42,19 +44,31 @@ final class Http1Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
         boolean keepAlive = HttpUtil.isKeepAlive(req);
         if (req.decoderResult().isFailure()) {
-            send(ctx, new RestResponse(400, "text/plain", bytes("bad request"), Map.of()), false);
+            if (req.decoderResult().cause() instanceof io.netty.handler.codec.http.TooLongHttpLineException) {
+                send(ctx, uriTooLong(), false);
+            } else {
+                send(ctx, new RestResponse(400, "text/plain", bytes("bad request"), Map.of()), false);
+            }
             return;
         }
         ApiException refused = ctx.channel().attr(PbsUpgradeCodec.UPGRADE_ERROR).getAndSet(null);
         if (refused != null) {
-            send(ctx, errorResponse(refused), keepAlive);
+            send(ctx, refused.status() == 414 ? uriTooLong() : errorResponse(refused), keepAlive);
             return;
         }
         String uri = req.uri();
+        if (UriPaths.tooLong(uri)) {
+            send(ctx, uriTooLong(), keepAlive);
+            return;
+        }
         int q = uri.indexOf('?');
         String path = UriPaths.normalize(q < 0 ? uri : uri.substring(0, q));
         String query = q < 0 ? "" : uri.substring(q + 1);
         if (path.equals("/api2/json/backup") || path.equals("/api2/json/reader")) {
+            if (!req.method().name().equals("GET")) { // the upgrade is the path's only method, a GET
+                send(ctx, errorResponse(ApiException.pathNotFound(path)), keepAlive);
+                return;
+            }
             String msg = req.headers().contains(HttpHeaderNames.UPGRADE) ? "invalid protocol name" : "missing Upgrade header";
             send(ctx, errorResponse(ApiException.badRequest(msg)), keepAlive);
             return;
@@ -115,6 +129,11 @@ final class Http1Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
         } else {
             ctx.close();
         }
+    }
+
+    /** 414 with an empty body, as PBS answers a path plus query longer than {@link UriPaths#MAX_URI_LENGTH}. */
+    private static RestResponse uriTooLong() {
+        return new RestResponse(414, null, new byte[0], Map.of());
     }
 
     static RestResponse errorResponse(ApiException e) {

@@ -20,17 +20,21 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link Http2Service} for a {@link Route} (errors are answered at once), buffers DATA up to
  * the route's limit, and when the request ends hands the body to the route's executor (never
  * decoding or writing on the event loop). The response is written back from that thread.
- * After an early answer the rest of the request body is read and dropped.
+ * After an early answer the rest of the request body is read and dropped. Buffered bytes are
+ * counted in the connection's {@link InflightBytes}, which pauses reading while too much is held.
  */
 final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
     private final Http2Service service;
+    private final InflightBytes inflight;
     private Route route;
     private CompositeByteBuf body;
     private long received;
+    private long buffered;
     private boolean answered;
 
-    Http2StreamHandler(Http2Service service) {
+    Http2StreamHandler(Http2Service service, InflightBytes inflight) {
         this.service = service;
+        this.inflight = inflight;
     }
 
     @Override
@@ -86,6 +90,8 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         body.addComponent(true, d.content().retain());
+        buffered += n;
+        inflight.received(n);
     }
 
     private void onEnd(ChannelHandlerContext ctx) {
@@ -96,6 +102,9 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
         CompositeByteBuf b = body;
         body = null;
         Route r = route;
+        long held = buffered;
+        buffered = 0;
+        inflight.completed(held);
         try {
             r.executor().execute(() -> {
                 H2Response resp;
@@ -111,6 +120,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
                     if (b != null && b.refCnt() > 0) {
                         b.release();
                     }
+                    inflight.processed(held);
                 }
                 write(ctx, resp);
             });
@@ -118,6 +128,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
             if (b != null) {
                 b.release();
             }
+            inflight.processed(held);
             write(ctx, H2Response.error(new ApiException(503, "server is shutting down")));
         }
     }
@@ -148,6 +159,10 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
         if (body != null) {
             body.release();
             body = null;
+        }
+        if (buffered > 0) {
+            inflight.dropped(buffered);
+            buffered = 0;
         }
     }
 

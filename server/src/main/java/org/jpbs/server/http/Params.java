@@ -21,6 +21,13 @@ import org.jpbs.core.digest.Digest;
  * types. Typed getters validate and throw {@link ApiException#badParam} with PBS-style
  * reasons ({@code "parameter is missing and it is not optional."}, {@code "value must have a
  * minimum value of 1"}, ...). Unknown parameters are ignored.
+ *
+ * <p>As the PBS schema does, values of a JSON body must have their JSON type: an integer
+ * parameter a JSON integer ({@code "wid":"1"} is refused with {@code "Expected integer
+ * value."}), a boolean a JSON boolean ({@code "Expected boolean value."}), a string a JSON
+ * string ({@code "Expected string value."}), an array a JSON array ({@code "Expected array -
+ * got scalar value."}). Query and form values are text that must parse ({@code "invalid digit
+ * found in string"}, {@code "Unable to parse boolean option."}).
  */
 public final class Params {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -30,9 +37,26 @@ public final class Params {
     public static final String FORM = "application/x-www-form-urlencoded";
 
     private final ObjectNode values;
+    private final boolean typed;
+
+    private Params(ObjectNode values, boolean typed) {
+        this.values = values;
+        this.typed = typed;
+    }
 
     private Params(ObjectNode values) {
-        this.values = values;
+        this(values, false);
+    }
+
+    /** True if the values came from a JSON body (and so must have their JSON types). */
+    public boolean typed() {
+        return typed;
+    }
+
+    /** The JSON value of a parameter of a JSON body (empty if absent or not from JSON). */
+    public Optional<JsonNode> jsonValue(String name) {
+        JsonNode n = values.get(name);
+        return typed && n != null ? Optional.of(n) : Optional.empty();
     }
 
     /** Parameters of a query string (without the leading {@code ?}; may be empty). */
@@ -81,7 +105,7 @@ public final class Params {
                 if (n == null || !n.isObject()) {
                     throw ApiException.badRequest("request body is not a JSON object");
                 }
-                return new Params((ObjectNode) n);
+                return new Params((ObjectNode) n, true);
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw ApiException.badRequest("unable to parse JSON body - " + e.getOriginalMessage());
             } catch (IOException e) {
@@ -126,11 +150,30 @@ public final class Params {
         return optString(name).orElseThrow(() -> missing(name));
     }
 
+    /**
+     * A required file name in a snapshot ({@code file-name}, {@code archive-name}): PBS's
+     * {@code BACKUP_ARCHIVE_NAME_SCHEMA}, a SAFE_ID {@code [A-Za-z0-9_][A-Za-z0-9._-]*}, so no
+     * {@code '/'}, no leading {@code '.'} (hence no {@code ".."}).
+     *
+     * @throws ApiException 400 {@code "parameter verification failed - '<name>': value does not
+     *     match the regex pattern"}
+     */
+    public String fileName(String name) {
+        String v = string(name);
+        if (!org.jpbs.core.api.SafeId.isValid(v)) {
+            throw ApiException.badParam(name, "value does not match the regex pattern");
+        }
+        return v;
+    }
+
     /** An optional string parameter. */
     public Optional<String> optString(String name) {
         JsonNode n = values.get(name);
         if (n == null || n.isNull()) {
             return Optional.empty();
+        }
+        if (typed && !n.isTextual()) {
+            throw ApiException.badParam(name, "Expected string value.");
         }
         if (n.isArray()) {
             throw ApiException.badParam(name, "got multiple values.");
@@ -155,16 +198,17 @@ public final class Params {
         return has(name) ? Optional.of(toInteger(name, values.get(name), min, max)) : Optional.empty();
     }
 
-    private static long toInteger(String name, JsonNode n, long min, long max) {
+    private long toInteger(String name, JsonNode n, long min, long max) {
         long v;
-        if (n.isIntegralNumber() && n.canConvertToLong()) {
-            v = n.longValue();
-        } else if (n.isTextual()) {
-            try {
-                v = Long.parseLong(n.textValue().trim());
-            } catch (NumberFormatException e) {
+        if (typed) {
+            if (!n.isIntegralNumber() || !n.canConvertToLong()) {
                 throw ApiException.badParam(name, "Expected integer value.");
             }
+            v = n.longValue();
+        } else if (n.isTextual()) {
+            v = parseInteger(name, n.textValue());
+        } else if (n.isArray()) {
+            throw ApiException.badParam(name, "got multiple values.");
         } else {
             throw ApiException.badParam(name, "Expected integer value.");
         }
@@ -177,20 +221,50 @@ public final class Params {
         return v;
     }
 
-    /** A boolean ({@code true/false, 1/0, yes/no, on/off}); {@code dflt} if absent. */
+    /**
+     * Parses the text of a query or form integer as PBS does (Rust {@code str::parse}).
+     *
+     * @throws ApiException 400 {@code "cannot parse integer from empty string"}, {@code "invalid
+     *     digit found in string"} or {@code "number too large/small to fit in target type"}
+     */
+    public static long parseInteger(String name, String v) {
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            String reason;
+            if (v.isEmpty()) {
+                reason = "cannot parse integer from empty string";
+            } else if (v.matches("[+-]?[0-9]+")) {
+                reason = v.startsWith("-") ? "number too small to fit in target type" : "number too large to fit in target type";
+            } else {
+                reason = "invalid digit found in string";
+            }
+            throw ApiException.badParam(name, reason);
+        }
+    }
+
+    /**
+     * A boolean: a JSON boolean in a JSON body, else {@code true/false, 1/0, yes/no, on/off}
+     * (any case); {@code dflt} if absent.
+     */
     public boolean bool(String name, boolean dflt) {
         JsonNode n = values.get(name);
         if (n == null || n.isNull()) {
             return dflt;
         }
-        if (n.isBoolean()) {
+        if (typed) {
+            if (!n.isBoolean()) {
+                throw ApiException.badParam(name, "Expected boolean value.");
+            }
             return n.booleanValue();
         }
-        String s = n.isTextual() ? n.textValue().toLowerCase(java.util.Locale.ROOT) : n.toString();
-        return switch (s) {
+        if (!n.isTextual()) {
+            throw ApiException.badParam(name, n.isArray() ? "got multiple values." : "Expected boolean value.");
+        }
+        return switch (n.textValue().toLowerCase(java.util.Locale.ROOT)) {
             case "true", "1", "yes", "on" -> true;
             case "false", "0", "no", "off" -> false;
-            default -> throw ApiException.badParam(name, "Expected boolean value.");
+            default -> throw ApiException.badParam(name, "Unable to parse boolean option.");
         };
     }
 
@@ -216,7 +290,7 @@ public final class Params {
         List<Digest> out = new ArrayList<>();
         for (JsonNode n : array(name)) {
             if (!n.isTextual()) {
-                throw ApiException.badParam(name, "expected an array of 64 hex digit strings");
+                throw ApiException.badParam(name, "Expected string value.");
             }
             out.add(toDigest(name, n.textValue()));
         }
@@ -241,6 +315,8 @@ public final class Params {
         List<JsonNode> out = new ArrayList<>();
         if (n.isArray()) {
             n.forEach(out::add);
+        } else if (typed) {
+            throw ApiException.badParam(name, n.isObject() ? "Expected array - got object." : "Expected array - got scalar value.");
         } else {
             out.add(n);
         }

@@ -24,25 +24,34 @@ import java.util.List;
  * refusal is stored in the channel attribute {@link #UPGRADE_ERROR} and the request goes on to
  * the HTTP/1.1 handler, which answers with that error. {@link #upgradeTo} (after Netty wrote
  * {@code 101} with {@code connection: upgrade} and {@code upgrade: <protocol>}) replaces the
- * HTTP/1.1 handlers with an HTTP/2 server in prior-knowledge mode: initial stream window
- * 2^31-2, max frame 4 MiB, a connection WINDOW_UPDATE to the same window, one
- * {@link Http2StreamHandler} per stream.
+ * HTTP/1.1 handlers with an HTTP/2 server in prior-knowledge mode with the PBS server's
+ * settings (§2.1): initial stream window 32 MiB, max frame 4 MiB, a connection WINDOW_UPDATE
+ * to a 32 MiB connection window, and at most {@link #MAX_CONCURRENT_STREAMS} concurrent
+ * streams; one {@link Http2StreamHandler} per stream, all sharing one {@link InflightBytes}
+ * that pauses reading while too much request data waits for processing.
  */
 final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
     /** The refusal of the last upgrade attempt, picked up by {@link Http1Handler}. */
     static final AttributeKey<ApiException> UPGRADE_ERROR = AttributeKey.valueOf("jpbs.upgradeError");
-    /** Initial stream window and target connection window: 2^31-2 bytes, as the real client uses. */
-    static final int WINDOW = Integer.MAX_VALUE - 1;
+    /** Initial stream window and target connection window: 32 MiB, as the PBS server (spec §2.1). */
+    static final int WINDOW = 32 * 1024 * 1024;
+    /**
+     * SETTINGS_MAX_CONCURRENT_STREAMS: 200, the default of the hyper HTTP/2 server that PBS uses
+     * (the real client keeps far fewer requests in flight).
+     */
+    static final int MAX_CONCURRENT_STREAMS = 200;
     /** Max HTTP/2 frame size: 4 MiB. */
     static final int MAX_FRAME = 4 * 1024 * 1024;
 
     private final String protocol;
     private final SessionFactory sessions;
+    private final java.time.Duration sessionIdle;
     private Http2Service service;
 
-    PbsUpgradeCodec(String protocol, SessionFactory sessions) {
+    PbsUpgradeCodec(String protocol, SessionFactory sessions, java.time.Duration sessionIdle) {
         this.protocol = protocol;
         this.sessions = sessions;
+        this.sessionIdle = sessionIdle;
     }
 
     @Override
@@ -53,10 +62,17 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
     @Override
     public boolean prepareUpgradeResponse(ChannelHandlerContext ctx, FullHttpRequest request, HttpHeaders headers) {
         String uri = request.uri();
+        if (UriPaths.tooLong(uri)) {
+            ctx.channel().attr(UPGRADE_ERROR).set(new ApiException(414, ""));
+            return false;
+        }
         int q = uri.indexOf('?');
         String path = UriPaths.normalize(q < 0 ? uri : uri.substring(0, q));
         String query = q < 0 ? "" : uri.substring(q + 1);
         try {
+            if (!request.method().equals(io.netty.handler.codec.http.HttpMethod.GET)) {
+                throw ApiException.pathNotFound(path); // PBS registers the upgrade as the path's GET method only
+            }
             if (request.protocolVersion().majorVersion() != 1) {
                 throw ApiException.badRequest("unexpected http version '" + request.protocolVersion()
                         + "' (expected version < 2)");
@@ -72,17 +88,21 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
     @Override
     public void upgradeTo(ChannelHandlerContext ctx, FullHttpRequest request) {
         Http2Service svc = service;
+        InflightBytes inflight = new InflightBytes(ctx.channel());
         ChannelPipeline p = ctx.pipeline();
         p.remove(ServerChannelInitializer.AGGREGATOR);
         p.remove(ServerChannelInitializer.HTTP1);
+        p.replace(ServerChannelInitializer.IDLE, ServerChannelInitializer.IDLE, new IdleCloser(sessionIdle,
+                protocol.equals(SessionFactory.BACKUP_PROTOCOL) ? "backup session" : "reader session"));
         Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
-                .initialSettings(Http2Settings.defaultSettings().initialWindowSize(WINDOW).maxFrameSize(MAX_FRAME))
+                .initialSettings(Http2Settings.defaultSettings().initialWindowSize(WINDOW).maxFrameSize(MAX_FRAME)
+                        .maxConcurrentStreams(MAX_CONCURRENT_STREAMS))
                 .build();
         p.addAfter(ctx.name(), "h2-codec", codec);
         p.addAfter("h2-codec", "h2-mux", new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
             @Override
             protected void initChannel(Http2StreamChannel ch) {
-                ch.pipeline().addLast(new Http2StreamHandler(svc));
+                ch.pipeline().addLast(new Http2StreamHandler(svc, inflight));
             }
         }));
         try {

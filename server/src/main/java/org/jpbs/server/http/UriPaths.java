@@ -6,7 +6,19 @@ package org.jpbs.server.http;
  * ignores leading, trailing and repeated slashes when matching (§2.2).
  */
 public final class UriPaths {
+    /** Longest accepted path plus query in bytes (PBS REST server: 3072; spec §1). Longer → 414. */
+    public static final int MAX_URI_LENGTH = 3072;
+
     private UriPaths() {}
+
+    /**
+     * True if the request target's path plus query (without the {@code ?}) is longer than
+     * {@link #MAX_URI_LENGTH} characters (the target is ASCII on the wire, so characters are bytes).
+     */
+    public static boolean tooLong(String uri) {
+        int q = uri.indexOf('?');
+        return (q < 0 ? uri.length() : uri.length() - 1) > MAX_URI_LENGTH;
+    }
 
     /**
      * Collapses repeated slashes and drops a trailing one; the result starts with {@code /}

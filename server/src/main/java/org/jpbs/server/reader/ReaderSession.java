@@ -158,7 +158,10 @@ public final class ReaderSession implements Http2Service {
     public Route route(String method, String path, String rawQuery, String contentType) {
         return switch (method + " " + path) {
             case "GET /" -> Route.of(serial, 0, b -> subdirs());
-            case "GET /download" -> Route.of(serial, 0, b -> download(Params.ofQuery(rawQuery).string("file-name")));
+            case "GET /download" -> {
+                String name = Params.ofQuery(rawQuery).fileName("file-name");
+                yield Route.of(serial, 0, b -> download(name));
+            }
             case "GET /chunk" -> {
                 Digest d = Params.ofQuery(rawQuery).digest("digest");
                 yield Route.of(ctx.virtualThreads(), 0, b -> chunk(d));
