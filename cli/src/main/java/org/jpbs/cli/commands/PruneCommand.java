@@ -72,6 +72,9 @@ public final class PruneCommand implements Callable<Integer> {
         PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
         BackupGroupRef g = BackupGroupRef.parse(Snapshots.namespace(ns), group);
         Datastore ds = repo.open(ctx, false, Operation.WRITE);
+        if (!g.ns().isRoot() && !ds.namespaceExists(g.ns())) {
+            throw new IllegalArgumentException("--ns: namespace '" + g.ns() + "' not found in " + ds.root());
+        }
         if (ds.listSnapshots(g).isEmpty()) {
             throw new IllegalArgumentException("group " + Snapshots.describe(g) + " has no snapshots");
         }

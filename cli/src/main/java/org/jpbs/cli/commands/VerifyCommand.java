@@ -42,7 +42,7 @@ public final class VerifyCommand implements Callable<Integer> {
             description = "type/id/time, or a group type/id for all its snapshots; default: every snapshot.")
     String snapshot;
 
-    @Option(names = "--ns", paramLabel = "NS", description = "Namespace of SNAPSHOT (default: root).")
+    @Option(names = "--ns", paramLabel = "NS", description = "Namespace of SNAPSHOT (default: root); without SNAPSHOT: this namespace and those below it.")
     String ns;
 
     @Option(names = "--ignore-verified", description = "Skip snapshots verified before (see --outdated-after).")
@@ -82,10 +82,13 @@ public final class VerifyCommand implements Callable<Integer> {
                 print(r);
             }
         })) {
+            BackupNamespace n = Snapshots.namespace(ns);
+            if (!n.isRoot() && !ds.namespaceExists(n)) {
+                throw new IllegalArgumentException("--ns: namespace '" + n + "' not found in " + ds.root());
+            }
             if (snapshot == null) {
-                report = v.verifyAll();
+                report = v.verifyNamespace(n);
             } else {
-                BackupNamespace n = Snapshots.namespace(ns);
                 List<BackupSnapshotRef> refs;
                 if (snapshot.chars().filter(c -> c == '/').count() == 1) {
                     var g = org.jpbs.core.api.BackupGroupRef.parse(n, snapshot);
