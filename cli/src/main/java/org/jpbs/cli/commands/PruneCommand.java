@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
  * {@code jpbs prune GROUP --keep-... [--dry-run]}: removes the snapshots of a group that the keep
  * options do not keep (spec {@code pbs-datastore-ops.md} §2; periods in the local time zone).
  * Prints a table of every snapshot, oldest first, with its action and the rule that kept it;
- * removal failures are warnings. Without any keep option everything is kept.
+ * removal failures are warnings, and the exit status is 1 if any snapshot to remove is left.
+ * Without any keep option everything is kept.
  */
 @Command(name = "prune", description = "Remove the snapshots of GROUP that the --keep-* options do not keep.")
 public final class PruneCommand implements Callable<Integer> {
@@ -95,6 +96,11 @@ public final class PruneCommand implements Callable<Integer> {
         output.info(ctx, dryRun ? "dry run: would keep " + kept + ", remove " + remove + " snapshot(s)"
                 : "kept " + kept + ", removed " + r.removed().size() + " snapshot(s)"
                         + (r.groupRemoved() ? "; group " + Snapshots.describe(g) + " removed" : ""));
+        if (!dryRun && r.removed().size() < remove) {
+            // the warnings above say why (in use, permissions, read-only file system): exit 1 for scripts
+            throw new IllegalStateException("prune of " + Snapshots.describe(g) + ": " + (remove - r.removed().size())
+                    + " of " + remove + " snapshot(s) to remove could not be removed (see the warnings above)");
+        }
         return 0;
     }
 }

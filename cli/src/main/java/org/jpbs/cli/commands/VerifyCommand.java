@@ -128,8 +128,13 @@ public final class VerifyCommand implements Callable<Integer> {
         ctx.out().println(Snapshots.describe(r.snapshot()) + ": " + state);
         ctx.out().flush();
         for (VerifyProblem p : r.problems()) {
-            ctx.err().println("jpbs: " + Snapshots.describe(r.snapshot()) + (p.archive() == null ? "" : "/" + p.archive())
-                    + ": " + p.message());
+            String where = p.archive() == null ? "" : "/" + p.archive();
+            String msg = p.message();
+            String echo = r.snapshot() + where + ": "; // the message may already start with the file
+            if (msg.startsWith(echo)) {
+                msg = msg.substring(echo.length());
+            }
+            ctx.err().println("jpbs: " + Snapshots.describe(r.snapshot()) + where + ": " + msg);
         }
         ctx.err().flush();
     }

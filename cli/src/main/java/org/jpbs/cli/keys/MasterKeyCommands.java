@@ -121,8 +121,8 @@ public final class MasterKeyCommands {
                 throw new IllegalArgumentException("default key " + target
                         + " already exists; remove it first or give a PATH");
             }
-            byte[] blob = Files.readAllBytes(encryptedKeyfile);
-            byte[] pem = Files.readAllBytes(masterKeyfile);
+            byte[] blob = KeyFiles.read(encryptedKeyfile);
+            byte[] pem = KeyFiles.read(masterKeyfile);
             PrivateKey master = MasterKey.readPrivatePem(pem, masterPassword(ctx, false), masterKeyfile.toString());
             KeyConfig inner = MasterKey.decryptKey(master, blob, encryptedKeyfile.toString());
             CryptConfig c = inner.decrypt(() -> {
