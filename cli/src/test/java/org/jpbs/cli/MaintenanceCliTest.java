@@ -194,4 +194,17 @@ class MaintenanceCliTest {
         assertEquals(0, again.exit(), again.all());
         assertEquals(1, store.listSnapshots(old.group()).size());
     }
+
+    /** Regression (s3-break47): a verify problem repeated "snapshot/archive: " twice. */
+    @Test
+    @Order(8)
+    void verifyProblemNamesTheFileOnce() throws Exception {
+        Path blob = ds.resolve("vm/100/2023-11-14T22:13:20Z/qemu-server.conf.blob");
+        long size = Files.size(blob);
+        Files.write(blob, new byte[] {1}, java.nio.file.StandardOpenOption.APPEND);
+        CliRunner.Result r = cli.run("verify", "vm/100/2023-11-14T22:13:20Z");
+        assertEquals(1, r.exit(), r.all());
+        assertTrue(r.err().startsWith("jpbs: vm/100/2023-11-14T22:13:20Z/qemu-server.conf.blob: blob size " + (size + 1)
+                + " does not match the manifest (" + size + ")\n"), r.all());
+    }
 }
