@@ -290,9 +290,16 @@ class EncryptionCliTest {
         assertTrue(bad.err().contains("cannot decrypt the master private key - wrong passphrase?"), bad.err());
         assertFalse(Files.exists(wrongOut));
 
+        // the lost-key case (regression s3-break47): restore the key blob without any key, as the PBS client allows
+        Path restoredBlob = dir.resolve("restored-rsa-key.blob");
+        CliRunner.Result rb = cli(Map.of()).run("restore", "-q", "--repository", repo.toString(),
+                "vm/202/" + BackupSnapshotRef.formatTime(1700000000), "rsa-encrypted.key.blob", restoredBlob.toString());
+        assertEquals(0, rb.exit(), rb.all());
+        assertArrayEquals(DataBlob.wrap(Files.readAllBytes(blob), "b").decode("b", -1), Files.readAllBytes(restoredBlob));
+
         Path recovered = dir.resolve("recovered.json");
         CliRunner.Result imp = cli(env).run("key", "import-with-master-key", mk.resolve("master-private.pem").toString(),
-                blob.toString(), recovered.toString());
+                restoredBlob.toString(), recovered.toString());
         assertEquals(0, imp.exit(), imp.all());
         assertEquals(fpA, showFingerprint(recovered));
         assertEquals(KeyConfig.parse(Files.readAllBytes(keyA), "A").created(),
