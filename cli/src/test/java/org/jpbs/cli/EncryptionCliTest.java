@@ -290,9 +290,16 @@ class EncryptionCliTest {
         assertTrue(bad.err().contains("cannot decrypt the master private key - wrong passphrase?"), bad.err());
         assertFalse(Files.exists(wrongOut));
 
+        // the lost-key case (regression s3-break47): restore the key blob without any key, as the PBS client allows
+        Path restoredBlob = dir.resolve("restored-rsa-key.blob");
+        CliRunner.Result rb = cli(Map.of()).run("restore", "-q", "--repository", repo.toString(),
+                "vm/202/" + BackupSnapshotRef.formatTime(1700000000), "rsa-encrypted.key.blob", restoredBlob.toString());
+        assertEquals(0, rb.exit(), rb.all());
+        assertArrayEquals(DataBlob.wrap(Files.readAllBytes(blob), "b").decode("b", -1), Files.readAllBytes(restoredBlob));
+
         Path recovered = dir.resolve("recovered.json");
         CliRunner.Result imp = cli(env).run("key", "import-with-master-key", mk.resolve("master-private.pem").toString(),
-                blob.toString(), recovered.toString());
+                restoredBlob.toString(), recovered.toString());
         assertEquals(0, imp.exit(), imp.all());
         assertEquals(fpA, showFingerprint(recovered));
         assertEquals(KeyConfig.parse(Files.readAllBytes(keyA), "A").created(),
@@ -382,5 +389,38 @@ class EncryptionCliTest {
             return i;
         }
         return -1;
+    }
+
+    /** Regressions (s3-break47): key files were overwritten; some errors did not name the file. */
+    @Test
+    @Order(6)
+    void keyFilesAreNeverOverwrittenAndBadFilesAreNamed() throws Exception {
+        byte[] before = Files.readAllBytes(keyB);
+        CliRunner.Result r = cli().run("key", "create", "--kdf", "none", keyB.toString());
+        assertEquals(1, r.exit(), r.all());
+        assertEquals("jpbs: error: key file " + keyB + " already exists; remove it first or give another PATH\n", r.err());
+        assertArrayEquals(before, Files.readAllBytes(keyB));
+
+        Path mdir = dir.resolve("master-exists");
+        Files.createDirectories(mdir);
+        Files.writeString(mdir.resolve("master-private.pem"), "old");
+        r = cli(Map.of("JPBS_MASTER_KEY_PASSWORD", "master passphrase")).run("key", "create-master-key", "--output-dir",
+                mdir.toString());
+        assertEquals(1, r.exit(), r.all());
+        assertTrue(r.err().contains("master-private.pem already exists"), r.all());
+        assertEquals("old", Files.readString(mdir.resolve("master-private.pem")));
+        assertFalse(Files.exists(mdir.resolve("master-public.pem")));
+
+        r = cli().run("key", "show", mdir.toString());
+        assertEquals(1, r.exit(), r.all());
+        assertEquals("jpbs: error: " + mdir + ": Is a directory\n", r.err());
+        r = cli(Map.of("JPBS_MASTER_KEY_PASSWORD", "master passphrase")).run("key", "import-with-master-key", keyB.toString(), conf.toString(), dir.resolve("rec.json").toString());
+        assertEquals(1, r.exit(), r.all());
+        assertEquals("jpbs: error: " + keyB + ": no PEM data found\n", r.err());
+        Path missing = dir.resolve("no-such-password-file");
+        r = cli(Map.of("PBS_ENCRYPTION_PASSWORD_FILE", missing.toString())).run("key", "change-passphrase", keyA.toString());
+        assertEquals(1, r.exit(), r.all());
+        assertEquals("jpbs: error: PBS_ENCRYPTION_PASSWORD_FILE: cannot read " + missing + ": no such file or directory\n",
+                r.err());
     }
 }

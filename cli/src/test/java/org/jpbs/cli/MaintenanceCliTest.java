@@ -152,4 +152,59 @@ class MaintenanceCliTest {
                 + ", required by " + ds.resolve("vm/100/2023-11-14T23:13:20Z/drive-scsi0.img.fidx")), gc.all());
         assertTrue(Files.exists(chunk.resolveSibling(CHANGED_CHUNK + ".0.bad")), "kept while referenced and missing");
     }
+
+    /** Regression (s3-break47): {@code verify --ns NS} without SNAPSHOT verified every namespace. */
+    @Test
+    @Order(6)
+    void verifyNsWithoutSnapshotStaysInThatNamespace() {
+        CliRunner.Result r = cli.run("verify", "--ns", "prod");
+        assertEquals(0, r.exit(), r.all());
+        assertEquals("ns prod: host/web/2023-11-14T22:13:20Z: ok\n", r.out());
+        CliRunner.Result none = cli.run("verify", "--ns", "nosuch");
+        assertEquals(1, none.exit(), none.all());
+        assertEquals("", none.out());
+        assertEquals("jpbs: error: --ns: namespace 'nosuch' not found in " + ds + "\n", none.err());
+        CliRunner.Result prune = cli.run("prune", "vm/100", "--keep-last", "1", "--ns", "nosuch");
+        assertEquals("jpbs: error: --ns: namespace 'nosuch' not found in " + ds + "\n", prune.err());
+    }
+
+    /** Regression (s3-break47): a prune whose removals failed exited 0. */
+    @Test
+    @Order(7)
+    void pruneExitsOneWhenASnapshotCannotBeRemoved() throws Exception {
+        Path conf = tmp.resolve("x.conf");
+        Files.writeString(conf, "memory: 1\n");
+        for (long t : new long[] {1_700_100_000L, 1_700_200_000L}) {
+            CliRunner.Result b = cli.run("backup", "-q", "--backup-type", "ct", "--backup-id", "301",
+                    "--backup-time", Long.toString(t), "c.conf:" + conf);
+            assertEquals(0, b.exit(), b.all());
+        }
+        var store = org.jpbs.datastore.snapshot.Datastore.open(ds);
+        var old = org.jpbs.core.api.BackupSnapshotRef.parse(org.jpbs.core.api.BackupNamespace.ROOT,
+                "ct/301/" + org.jpbs.core.api.BackupSnapshotRef.formatTime(1_700_100_000L));
+        try (var lock = store.lockSnapshotShared(old, "test reader")) {
+            CliRunner.Result r = cli.run("prune", "ct/301", "--keep-last", "1");
+            assertEquals(1, r.exit(), r.all());
+            assertTrue(r.err().contains("is locked by another operation"), r.all());
+            assertTrue(r.err().endsWith("jpbs: error: prune of ct/301: 1 of 1 snapshot(s) to remove could not be removed"
+                    + " (see the warnings above)\n"), r.all());
+        }
+        assertEquals(2, store.listSnapshots(old.group()).size());
+        CliRunner.Result again = cli.run("prune", "ct/301", "--keep-last", "1");
+        assertEquals(0, again.exit(), again.all());
+        assertEquals(1, store.listSnapshots(old.group()).size());
+    }
+
+    /** Regression (s3-break47): a verify problem repeated "snapshot/archive: " twice. */
+    @Test
+    @Order(8)
+    void verifyProblemNamesTheFileOnce() throws Exception {
+        Path blob = ds.resolve("vm/100/2023-11-14T22:13:20Z/qemu-server.conf.blob");
+        long size = Files.size(blob);
+        Files.write(blob, new byte[] {1}, java.nio.file.StandardOpenOption.APPEND);
+        CliRunner.Result r = cli.run("verify", "vm/100/2023-11-14T22:13:20Z");
+        assertEquals(1, r.exit(), r.all());
+        assertTrue(r.err().startsWith("jpbs: vm/100/2023-11-14T22:13:20Z/qemu-server.conf.blob: blob size " + (size + 1)
+                + " does not match the manifest (" + size + ")\n"), r.all());
+    }
 }

@@ -425,6 +425,21 @@ class DatastoreAdminTest {
         assertEquals(0, get(DS + "/store2/snapshots?backup-id=nope").json().get("data").size());
     }
 
+    /** Regression (s3-break47): verify answered 200 and then failed in the task on these. */
+    @Test
+    @Order(10)
+    void verifyRefusesIncompleteOrMalformedSelectionsAtOnce() throws Exception {
+        for (String q : List.of("backup-time=1700000000", "backup-type=vm", "backup-id=300",
+                "backup-type=vm&backup-time=1700000000")) {
+            Resp r = call("POST", DS + "/store1/verify?" + q, adminToken);
+            assertEquals(400, r.status(), q + ": " + r.text());
+            assertTrue(r.text().contains("parameters do not specify a backup group or snapshot"), r.text());
+        }
+        Resp bad = call("POST", DS + "/store1/verify?backup-type=vm&backup-id=300&backup-time=abc", adminToken);
+        assertEquals(400, bad.status(), bad.text());
+        assertTrue(bad.text().contains("'backup-time'"), bad.text());
+    }
+
     /** Trusts every server certificate (tests only). */
     @Test
     @Order(9)

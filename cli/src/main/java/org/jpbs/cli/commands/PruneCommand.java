@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
  * {@code jpbs prune GROUP --keep-... [--dry-run]}: removes the snapshots of a group that the keep
  * options do not keep (spec {@code pbs-datastore-ops.md} §2; periods in the local time zone).
  * Prints a table of every snapshot, oldest first, with its action and the rule that kept it;
- * removal failures are warnings. Without any keep option everything is kept.
+ * removal failures are warnings, and the exit status is 1 if any snapshot to remove is left.
+ * Without any keep option everything is kept.
  */
 @Command(name = "prune", description = "Remove the snapshots of GROUP that the --keep-* options do not keep.")
 public final class PruneCommand implements Callable<Integer> {
@@ -72,6 +73,9 @@ public final class PruneCommand implements Callable<Integer> {
         PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
         BackupGroupRef g = BackupGroupRef.parse(Snapshots.namespace(ns), group);
         Datastore ds = repo.open(ctx, false, Operation.WRITE);
+        if (!g.ns().isRoot() && !ds.namespaceExists(g.ns())) {
+            throw new IllegalArgumentException("--ns: namespace '" + g.ns() + "' not found in " + ds.root());
+        }
         if (ds.listSnapshots(g).isEmpty()) {
             throw new IllegalArgumentException("group " + Snapshots.describe(g) + " has no snapshots");
         }
@@ -92,6 +96,11 @@ public final class PruneCommand implements Callable<Integer> {
         output.info(ctx, dryRun ? "dry run: would keep " + kept + ", remove " + remove + " snapshot(s)"
                 : "kept " + kept + ", removed " + r.removed().size() + " snapshot(s)"
                         + (r.groupRemoved() ? "; group " + Snapshots.describe(g) + " removed" : ""));
+        if (!dryRun && r.removed().size() < remove) {
+            // the warnings above say why (in use, permissions, read-only file system): exit 1 for scripts
+            throw new IllegalStateException("prune of " + Snapshots.describe(g) + ": " + (remove - r.removed().size())
+                    + " of " + remove + " snapshot(s) to remove could not be removed (see the warnings above)");
+        }
         return 0;
     }
 }

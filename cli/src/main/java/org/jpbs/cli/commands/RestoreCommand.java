@@ -150,7 +150,8 @@ public final class RestoreCommand implements Callable<Integer> {
      * Checks the key against a snapshot before anything is written, as the PBS client does:
      * an encrypted archive needs a key; a manifest naming a key fingerprint needs that key
      * ({@code wrong key - manifest's key A does not match provided key B}); a signed manifest
-     * must verify with it.
+     * must verify with it. {@code rsa-encrypted.key.blob} restores without a key (PBS: "skipping
+     * manifest fingerprint check"), so a lost key can be recovered with the master key.
      *
      * @param crypt    the key given (or the default key), or null
      * @param snapshot the snapshot, for messages
@@ -160,6 +161,11 @@ public final class RestoreCommand implements Callable<Integer> {
      */
     static CryptConfig checkKey(BackupManifest manifest, FileEntry entry, CryptConfig crypt, String snapshot)
             throws java.io.IOException {
+        if (crypt == null && entry.filename().equals(org.jpbs.core.crypto.MasterKey.BLOB_NAME)) {
+            // as the PBS client: the master-key-wrapped key is restored without the key (that is its
+            // purpose); the manifest lists it with the backup's crypt mode, but the blob is plain
+            return null;
+        }
         if (entry.cryptMode() == CryptMode.ENCRYPT && crypt == null) {
             Optional<Fingerprint> fp = manifest.keyFingerprint();
             String where = snapshot + ": " + entry.filename();

@@ -43,7 +43,7 @@ public final class VerifyCommand implements Callable<Integer> {
             description = "type/id/time, or a group type/id for all its snapshots; default: every snapshot.")
     String snapshot;
 
-    @Option(names = "--ns", paramLabel = "NS", description = "Namespace of SNAPSHOT (default: root).")
+    @Option(names = "--ns", paramLabel = "NS", description = "Namespace of SNAPSHOT (default: root); without SNAPSHOT: this namespace and those below it.")
     String ns;
 
     @Option(names = "--ignore-verified", description = "Skip snapshots verified before (see --outdated-after).")
@@ -83,10 +83,13 @@ public final class VerifyCommand implements Callable<Integer> {
                 print(r);
             }
         })) {
+            BackupNamespace n = Snapshots.namespace(ns);
+            if (!n.isRoot() && !ds.namespaceExists(n)) {
+                throw new IllegalArgumentException("--ns: namespace '" + n + "' not found in " + ds.root());
+            }
             if (snapshot == null) {
-                report = v.verifyAll();
+                report = v.verifyNamespace(n);
             } else {
-                BackupNamespace n = Snapshots.namespace(ns);
                 List<BackupSnapshotRef> refs;
                 if (snapshot.chars().filter(c -> c == '/').count() == 1) {
                     var g = org.jpbs.core.api.BackupGroupRef.parse(n, snapshot);
@@ -126,8 +129,13 @@ public final class VerifyCommand implements Callable<Integer> {
         ctx.out().println(Snapshots.describe(r.snapshot()) + ": " + state);
         ctx.out().flush();
         for (VerifyProblem p : r.problems()) {
-            ctx.err().println("jpbs: " + Snapshots.describe(r.snapshot()) + (p.archive() == null ? "" : "/" + p.archive())
-                    + ": " + p.message());
+            String where = p.archive() == null ? "" : "/" + p.archive();
+            String msg = p.message();
+            String echo = r.snapshot() + where + ": "; // the message may already start with the file
+            if (msg.startsWith(echo)) {
+                msg = msg.substring(echo.length());
+            }
+            ctx.err().println("jpbs: " + Snapshots.describe(r.snapshot()) + where + ": " + msg);
         }
         ctx.err().flush();
     }

@@ -110,7 +110,7 @@ public final class CryptOptions {
         CryptConfig crypt = KeyFiles.open(ctx, kc, key.name());
         PublicKey pub = null;
         if (master != null) {
-            pub = MasterKey.readPublicPem(Files.readAllBytes(master.path()), master.name());
+            pub = MasterKey.readPublicPem(KeyFiles.read(master.path()), master.name());
         }
         return new Params(mode == null ? CryptMode.ENCRYPT : mode, crypt, kc.created(), pub, key.name());
     }

@@ -88,7 +88,7 @@ public final class KeyCommand implements Callable<Integer> {
         String hint;
 
         @Parameters(index = "0", arity = "0..1", paramLabel = "PATH",
-                description = "Output file (default: ~/.config/proxmox-backup/encryption-key.json, never overwritten).")
+                description = "Output file, never overwritten (default: ~/.config/proxmox-backup/encryption-key.json).")
         Path path;
 
         /** Creates the command in {@code ctx}. */
@@ -100,11 +100,13 @@ public final class KeyCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             Kdf k = kdf(kdf);
             Path target = keyPath(ctx, path);
-            if (path == null && target.toFile().exists()) {
-                throw new IllegalArgumentException("default key " + target + " already exists; remove it first or give a PATH");
+            // never overwrite a key file (as PBS): the backups made with it would become unreadable
+            if (java.nio.file.Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw new IllegalArgumentException((path == null ? "default key " : "key file ") + target
+                        + " already exists; remove it first or give another PATH");
             }
             KeyConfig kc = protect(ctx, CryptConfig.randomKey(), k, hint, -1, Secrets.ENCRYPTION_PASSWORD);
-            KeyFiles.write(target, kc.toJson(), path != null);
+            KeyFiles.write(target, kc.toJson(), false);
             ctx.err().println("created key " + target + " (kdf " + k + ", fingerprint " + kc.fingerprint() + ")");
             return 0;
         }

@@ -51,7 +51,23 @@ public final class KeyFiles {
      * @throws org.jpbs.core.errors.CorruptDataException naming the file if it is not a key file
      */
     public static KeyConfig load(Path path) throws IOException {
-        return KeyConfig.parse(Files.readAllBytes(path), path.toString());
+        return KeyConfig.parse(read(path), path.toString());
+    }
+
+    /**
+     * Reads a whole file given by the user (key, master key, key blob); an error that the JDK
+     * reports without the path (reading a directory: "Is a directory") gets the path in front.
+     *
+     * @throws IOException naming {@code path}
+     */
+    public static byte[] read(Path path) throws IOException {
+        try {
+            return Files.readAllBytes(path);
+        } catch (java.nio.file.FileSystemException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new IOException(path + ": " + e.getMessage(), e);
+        }
     }
 
     /**

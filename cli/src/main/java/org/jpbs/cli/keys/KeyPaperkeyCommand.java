@@ -51,7 +51,7 @@ public final class KeyPaperkeyCommand implements Callable<Integer> {
             throw new UsageException("--output-format: expected text or html, got '" + format + "'");
         }
         Path p = KeyCommand.keyPath(ctx, path);
-        String data = Files.readString(p, StandardCharsets.UTF_8);
+        String data = new String(KeyFiles.read(p), StandardCharsets.UTF_8);
         boolean master = MasterKey.looksLikePrivatePem(data);
         List<String> lines = new ArrayList<>();
         if (master) {

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.PrivateKey;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.cli.commands.HelpOption;
@@ -57,16 +58,22 @@ public final class MasterKeyCommands {
             if (bits < 3072) {
                 throw new UsageException("--bits must be at least 3072, got " + bits);
             }
+            Path pub = dir.resolve("master-public.pem");
+            Path priv = dir.resolve("master-private.pem");
+            // never overwrite a master key (as PBS): the private one recovers the keys of past backups
+            for (Path p : List.of(pub, priv)) {
+                if (Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    throw new IllegalArgumentException("master key file " + p + " already exists; remove it first or give another --output-dir");
+                }
+            }
             char[] pw = masterPassword(ctx, true);
             if (pw.length < KeyConfig.MIN_PASSPHRASE) {
                 throw new IllegalArgumentException("passphrase is too short (at least " + KeyConfig.MIN_PASSPHRASE + " bytes)");
             }
             ctx.err().println("generating " + bits + "-bit RSA key...");
             KeyPair pair = MasterKey.generate(bits);
-            Path pub = dir.resolve("master-public.pem");
-            Path priv = dir.resolve("master-private.pem");
-            KeyFiles.write(priv, MasterKey.encryptedPrivatePem(pair.getPrivate(), pw).getBytes(StandardCharsets.US_ASCII), true);
-            KeyFiles.write(pub, MasterKey.publicPem(pair.getPublic()).getBytes(StandardCharsets.US_ASCII), true);
+            KeyFiles.write(priv, MasterKey.encryptedPrivatePem(pair.getPrivate(), pw).getBytes(StandardCharsets.US_ASCII), false);
+            KeyFiles.write(pub, MasterKey.publicPem(pair.getPublic()).getBytes(StandardCharsets.US_ASCII), false);
             ctx.err().println("wrote public master key to " + pub);
             ctx.err().println("wrote private master key to " + priv);
             return 0;
@@ -115,8 +122,8 @@ public final class MasterKeyCommands {
                 throw new IllegalArgumentException("default key " + target
                         + " already exists; remove it first or give a PATH");
             }
-            byte[] blob = Files.readAllBytes(encryptedKeyfile);
-            byte[] pem = Files.readAllBytes(masterKeyfile);
+            byte[] blob = KeyFiles.read(encryptedKeyfile);
+            byte[] pem = KeyFiles.read(masterKeyfile);
             PrivateKey master = MasterKey.readPrivatePem(pem, masterPassword(ctx, false), masterKeyfile.toString());
             KeyConfig inner = MasterKey.decryptKey(master, blob, encryptedKeyfile.toString());
             CryptConfig c = inner.decrypt(() -> {

@@ -60,6 +60,10 @@ public final class Secrets {
     private static byte[] read(Path p, String var) throws IOException {
         try {
             return Files.readAllBytes(p);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IOException(var + ": cannot read " + p + ": no such file or directory", e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IOException(var + ": cannot read " + p + ": permission denied", e);
         } catch (IOException e) {
             throw new IOException(var + ": cannot read " + p + ": " + e.getMessage(), e);
         }

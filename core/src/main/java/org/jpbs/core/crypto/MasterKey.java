@@ -223,6 +223,8 @@ public final class MasterKey {
                 throw new CorruptDataException(resource, -1, "no PEM data found");
             }
             return o;
+        } catch (CorruptDataException e) {
+            throw e;
         } catch (IOException e) {
             throw new CorruptDataException(resource, -1, "invalid PEM data: " + e.getMessage());
         }

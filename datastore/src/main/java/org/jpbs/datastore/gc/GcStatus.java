@@ -73,7 +73,9 @@ public record GcStatus(String upid, long indexFileCount, long indexDataBytes, lo
         try {
             n = MAPPER.readTree(json);
         } catch (IOException e) {
-            throw new CorruptDataException(resource, -1, "invalid JSON: " + e.getMessage(), e);
+            String why = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage()
+                    : e.getMessage();
+            throw new CorruptDataException(resource, -1, "invalid JSON: " + why, e);
         }
         if (n == null || !n.isObject()) {
             throw new CorruptDataException(resource, -1, "not a JSON object");

@@ -91,8 +91,21 @@ public final class Verifier implements AutoCloseable {
      * newest first; the group {@code host/benchmark} is left out (as PBS does).
      */
     public VerifyReport verifyAll() throws IOException {
+        return verifyNamespace(BackupNamespace.ROOT);
+    }
+
+    /**
+     * Verifies every snapshot of namespace {@code top} and of the namespaces below it, in the
+     * order of {@link #verifyAll()} (which is this with the root namespace).
+     *
+     * @throws IOException if the namespaces or groups cannot be listed
+     */
+    public VerifyReport verifyNamespace(BackupNamespace top) throws IOException {
         List<SnapshotVerifyResult> out = new ArrayList<>();
         for (BackupNamespace ns : ds.listNamespaces()) {
+            if (ns.depth() < top.depth() || !ns.components().subList(0, top.depth()).equals(top.components())) {
+                continue;
+            }
             for (BackupGroupRef g : ds.listGroups(ns)) {
                 if (g.type().text().equals("host") && g.id().equals("benchmark")) {
                     continue;

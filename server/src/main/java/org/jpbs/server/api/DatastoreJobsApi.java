@@ -68,9 +68,16 @@ final class DatastoreJobsApi {
     static RestResponse verify(Access acc, ServerServices svc, String store, Params params) throws IOException {
         ApiParams p = ApiParams.of(params, Set.of("backup-type", "backup-id", "backup-time",
                 "ignore-verified", "outdated-after", "max-depth", "ns"));
-        p.optBackupType();
-        p.optBackupId();
-        p.optInteger("backup-time", ApiParams.MIN_BACKUP_TIME, Long.MAX_VALUE);
+        boolean type = p.optBackupType().isPresent();
+        boolean id = p.optBackupId().isPresent();
+        boolean time = p.opt("backup-time").isPresent();
+        if (time) {
+            p.backupTime();
+        }
+        if (!(type && id) && (type || id || time)) {
+            // PBS: only type+id+time (snapshot), type+id (group) or none of them (namespace)
+            throw new org.jpbs.server.http.ApiException(400, "parameters do not specify a backup group or snapshot");
+        }
         p.bool("ignore-verified", false);
         p.optInteger("outdated-after", 0, Integer.MAX_VALUE);
         p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
