@@ -150,7 +150,8 @@ public final class RestoreCommand implements Callable<Integer> {
      * Checks the key against a snapshot before anything is written, as the PBS client does:
      * an encrypted archive needs a key; a manifest naming a key fingerprint needs that key
      * ({@code wrong key - manifest's key A does not match provided key B}); a signed manifest
-     * must verify with it. {@code rsa-encrypted.key.blob} restores without a key (PBS: "skipping
+     * must verify with it. Without a key, a signed manifest of plain (sign-only) archives is not
+     * checked, as in PBS (its {@code check_fingerprint} runs only with a key). {@code rsa-encrypted.key.blob} restores without a key (PBS: "skipping
      * manifest fingerprint check"), so a lost key can be recovered with the master key.
      *
      * @param crypt    the key given (or the default key), or null
@@ -172,7 +173,8 @@ public final class RestoreCommand implements Callable<Integer> {
             throw fp.isPresent() ? new EncryptedDataException(where, "manifest was created with key " + fp.get()
                     + " (give it with --keyfile)") : new EncryptedDataException(where);
         }
-        manifest.checkFingerprint(crypt, snapshot);
+        // as the PBS client: the fingerprint and signature are checked only when a key is given, so a
+        // sign-only snapshot (plain chunks) restores without its key, unchecked
         manifest.verify(crypt, snapshot);
         return entry.cryptMode() == CryptMode.ENCRYPT ? crypt : null;
     }
