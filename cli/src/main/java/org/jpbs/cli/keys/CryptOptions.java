@@ -154,10 +154,7 @@ public final class CryptOptions {
     }
 
     private static Path fd(int n) {
-        if (n < 0) {
-            throw new IllegalArgumentException("file descriptor must not be negative: " + n);
-        }
-        return Path.of("/proc/self/fd/" + n);
+        return InheritedFd.path(n, "--keyfd");
     }
 
     private static CryptMode parseMode(String s) {

@@ -48,7 +48,7 @@ public final class Secrets {
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(base + "_FD: not a file descriptor number: '" + fd + "'");
             }
-            return firstLine(read(Path.of("/proc/self/fd/" + n), base + "_FD"));
+            return firstLine(read(InheritedFd.path(n, base + "_FD"), base + "_FD"));
         }
         String file = ctx.getenv(base + "_FILE");
         if (file != null) {
