@@ -232,8 +232,13 @@ class RemoteCliTest {
 
         CliRunner.Result badFormat = cli(env).run("snapshot", "files", "--fingerprint", "abc", "vm/100/"
                 + BackupSnapshotRef.formatTime(T1));
-        assertEquals(1, badFormat.exit());
+        // a malformed fingerprint is a usage error (exit 2), from the option or the variable standing for it
+        assertEquals(2, badFormat.exit(), badFormat.all());
         assertTrue(badFormat.err().contains("--fingerprint: invalid certificate fingerprint 'abc'"), badFormat.err());
+        env.put("PBS_FINGERPRINT", "zz");
+        CliRunner.Result badEnv = cli(env).run("backup", "-q", "c.conf:" + conf);
+        assertEquals(2, badEnv.exit(), badEnv.all());
+        assertTrue(badEnv.err().contains("PBS_FINGERPRINT: invalid certificate fingerprint 'zz'"), badEnv.err());
     }
 
     @Test

@@ -94,4 +94,32 @@ class ServeCliTest {
         assertFalse(err.contains("RejectedExecutionException"), err);
         assertFalse(err.contains("\tat "), err);
     }
+    @Test
+    void datastoreUnderAFileNamesTheDatastore() throws IOException {
+        Path file = Files.writeString(tmp.resolve("file"), "x");
+        CliRunner.Result r = serve("--datastore", "store1=" + file.resolve("sub"));
+        assertEquals(1, r.exit(), r.all());
+        assertEquals(1, r.err().lines().count(), r.all());
+        assertTrue(r.err().contains("jpbs: error: datastore 'store1': cannot create " + file.resolve("sub") + ": "
+                + file + " is not a directory"), r.all());
+        assertFalse(Files.exists(tmp.resolve("config")), r.all());
+    }
+
+    @Test
+    void datastoreOptionShadowedByTheConfigIsNeitherCreatedNorServed() throws IOException {
+        Path config = Files.createDirectories(tmp.resolve("config"));
+        Path inCfg = tmp.resolve("incfg");
+        Files.writeString(config.resolve("datastore.cfg"), "datastore: store1\n\tpath " + inCfg + "\n");
+        Path other = tmp.resolve("other");
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            CliRunner.Result r = serve("--bind", "127.0.0.1", "--port", Integer.toString(taken.getLocalPort()),
+                    "--datastore", "store1=" + other);
+            assertEquals(1, r.exit(), r.all());
+            assertTrue(r.err().contains("jpbs serve: warning: --datastore store1=" + other
+                    + " is ignored: datastore.cfg defines 'store1' at " + inCfg), r.all());
+            assertTrue(r.err().contains("cannot listen on 127.0.0.1:"), r.all());
+        }
+        assertFalse(Files.exists(other));
+    }
 }

@@ -95,4 +95,22 @@ class UserAclCliTest {
         fails(1, "no such user 'backup@pbs'", "user", "delete", "backup@pbs");
         fails(2, "TOKENNAME", "user", "token", "delete", "other@pbs");
     }
+    @Test
+    void malformedArgumentsAreUsageErrorsThatTouchNothing() throws IOException {
+        fails(2, "USERID: invalid auth id 'bad'", "user", "delete", "bad");
+        fails(2, "USERID: invalid auth id 'a b@pbs'", "user", "add", "a b@pbs", "--password", "secret-123");
+        fails(2, "--password: the password must have 5 to 64 characters, got 1", "user", "add", "x@pbs", "--password", "x");
+        fails(1, "--password-file " + tmp.resolve("nope") + ": cannot read it: no such file", "user", "add", "x@pbs",
+                "--password-file", tmp.resolve("nope").toString());
+        fails(2, "TOKENNAME: invalid token name 'bad name'", "user", "token", "create", "x@pbs", "bad name");
+        fails(2, "TOKENNAME: invalid token name 'bad name'", "user", "token", "delete", "x@pbs", "bad name");
+        fails(2, "ROLE: unknown role 'Bogus'", "acl", "update", "/datastore/store1", "Bogus", "--auth-id", "x@pbs");
+        fails(2, "PATH: invalid ACL path 'datastore/store1'", "acl", "update", "datastore/store1", "DatastoreBackup",
+                "--auth-id", "x@pbs");
+        fails(2, "--auth-id: invalid auth id 'x'", "acl", "update", "/datastore/store1", "DatastoreBackup", "--auth-id", "x");
+        assertFalse(Files.exists(config.resolve("user.cfg")));
+        assertFalse(Files.exists(config.resolve("acl.cfg")));
+        // what depends on the stored configuration stays a runtime error
+        fails(1, "no such user 'x@pbs'", "acl", "update", "/datastore/store1", "DatastoreBackup", "--auth-id", "x@pbs");
+    }
 }

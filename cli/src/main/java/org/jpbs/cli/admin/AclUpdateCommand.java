@@ -44,6 +44,8 @@ public final class AclUpdateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        AdminArgs.acl(path, role);
+        AdminArgs.authId(authId);
         AuthConfig cfg = AuthConfig.open(config.resolve(ctx));
         if (!cfg.updateAcl(path, authId, role, propagate, delete)) {
             // PBS treats this as a no-op without error; we say so, and still exit 0

@@ -74,21 +74,43 @@ public final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("config directory " + configDir + " is not a directory");
         }
         Map<String, Path> stores = new LinkedHashMap<>(given);
-        if (given.isEmpty() && (!Files.isDirectory(configDir)
-                || DatastoreConfigStore.open(configDir).read().datastores().isEmpty())) {
+        List<DatastoreConfig> inFile = Files.isDirectory(configDir)
+                ? DatastoreConfigStore.open(configDir).read().datastores() : List.of();
+        if (given.isEmpty() && inFile.isEmpty()) {
             stores.put("default", ctx.home().resolve(RepositoryOptions.DEFAULT_RELATIVE));
+        }
+        for (DatastoreConfig dc : inFile) {
+            // a name in datastore.cfg wins: its --datastore twin is neither created nor served
+            Path shadowed = stores.remove(dc.name());
+            if (shadowed != null) {
+                ctx.err().println("jpbs serve: warning: --datastore " + dc.name() + "=" + shadowed
+                        + " is ignored: datastore.cfg defines '" + dc.name() + "' at " + dc.path());
+            }
         }
         for (Map.Entry<String, Path> e : stores.entrySet()) {
             Path p = e.getValue();
             if (Files.exists(p) && !Files.isDirectory(p)) {
                 throw new IllegalArgumentException("datastore '" + e.getKey() + "': " + p + " is not a directory");
             }
+            Path up = p.getParent();
+            while (up != null && !Files.exists(up)) {
+                up = up.getParent();
+            }
+            if (!Files.exists(p) && up != null && !Files.isDirectory(up)) {
+                throw new IllegalArgumentException("datastore '" + e.getKey() + "': cannot create " + p + ": " + up
+                        + " is not a directory");
+            }
         }
         checkPortFree();
         Files.createDirectories(configDir);
         for (Map.Entry<String, Path> e : stores.entrySet()) {
             if (!Files.isDirectory(e.getValue().resolve(".chunks"))) {
-                Datastore.openOrCreate(e.getValue());
+                try {
+                    Datastore.openOrCreate(e.getValue());
+                } catch (IOException | RuntimeException ex) {
+                    throw new IOException("datastore '" + e.getKey() + "': cannot create " + e.getValue() + ": "
+                            + (ex.getMessage() == null ? ex.toString() : ex.getMessage()), ex);
+                }
                 ctx.err().println("created datastore '" + e.getKey() + "' at " + e.getValue());
             }
         }
@@ -131,7 +153,7 @@ public final class ServeCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--datastore '" + spec + "': " + e.getMessage(), e);
             }
-            if (stores.put(name, Path.of(spec.substring(eq + 1))) != null) {
+            if (stores.put(name, Path.of(spec.substring(eq + 1)).toAbsolutePath().normalize()) != null) {
                 throw new UsageException("--datastore: name '" + name + "' given twice");
             }
         }

@@ -47,6 +47,7 @@ public final class TokenCreateCommand implements Callable<Integer> {
         if (!format.equals("text") && !format.equals("json")) {
             throw new UsageException("--output-format: expected text or json, not '" + format + "'");
         }
+        AdminArgs.tokenId(userid, tokenName);
         AuthConfig cfg = AuthConfig.open(config.resolve(ctx));
         String secret = cfg.createToken(userid, tokenName, comment);
         String tokenid = userid + "!" + tokenName;

@@ -31,6 +31,7 @@ public final class TokenDeleteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        AdminArgs.tokenId(userid, tokenName);
         AuthConfig cfg = AuthConfig.open(config.resolve(ctx));
         String id = userid + "!" + tokenName;
         cfg.deleteToken(id);

@@ -1,6 +1,7 @@
 package org.jpbs.cli.admin;
 
 import org.jpbs.cli.UsageException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,12 +53,21 @@ public final class UserAddCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        AdminArgs.userId(userid);
         String pw = null;
         if (password != null && password.file != null) {
-            String text = Files.readString(Path.of(password.file), StandardCharsets.UTF_8);
+            String text;
+            try {
+                text = Files.readString(Path.of(password.file), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new IOException("--password-file " + password.file + ": cannot read it: "
+                        + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()), e);
+            }
             pw = text.lines().findFirst().orElse("");
+            AdminArgs.password("--password-file " + password.file, pw);
         } else if (password != null) {
             pw = password.value;
+            AdminArgs.password("--password", pw);
         }
         AuthConfig cfg = AuthConfig.open(config.resolve(ctx));
         if (setPassword) {

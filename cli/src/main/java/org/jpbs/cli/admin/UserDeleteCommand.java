@@ -31,6 +31,7 @@ public final class UserDeleteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        AdminArgs.userId(userid);
         AuthConfig cfg = AuthConfig.open(config.resolve(ctx));
         List<Authid> tokens = cfg.deleteUser(userid);
         ctx.err().println("deleted user " + userid + (tokens.isEmpty() ? "" : " and its API tokens " + tokens)

@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.jpbs.cli.CliContext;
 import org.jpbs.cli.UsageException;
 import org.jpbs.cli.admin.ConfigDirOption;
+import org.jpbs.client.http.TlsTrust;
 import org.jpbs.client.remote.Credentials;
 import org.jpbs.client.remote.PbsClient;
 import org.jpbs.client.remote.Repository;
@@ -99,7 +100,25 @@ public final class RepositoryOptions {
      */
     public PbsClient client(CliContext ctx) {
         Repository r = resolve(ctx);
+        checkFingerprint(ctx);
         return new PbsClient(r, Credentials.fromEnv(ctx.env(), fingerprint));
+    }
+
+    /**
+     * A malformed {@code --fingerprint} or {@code $PBS_FINGERPRINT} (which stands for it) is a
+     * usage error (exit 2), found before anything is done, as any malformed option value.
+     */
+    private void checkFingerprint(CliContext ctx) {
+        String source = fingerprint != null ? "--fingerprint" : "PBS_FINGERPRINT";
+        String fp = fingerprint != null ? fingerprint : ctx.getenv("PBS_FINGERPRINT");
+        if (fp == null || fp.isBlank()) {
+            return;
+        }
+        try {
+            TlsTrust.pinned(fp);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(source + ": " + e.getMessage(), e);
+        }
     }
 
     /**
