@@ -99,6 +99,15 @@ class HardeningTest {
             assertEquals(414, r.status(), "longer than the HTTP line limit too");
             assertEquals(0, s.server.activeSessions());
         }
+        try (TestServer s = TestServer.start(tmp, "store1"); RawHttps h = new RawHttps(s.port())) {
+            RawHttps.Response r = h.request("GET", "/api2/json/version", Map.of("X-Big", "b".repeat(9_000)), null);
+            assertEquals(431, r.status(), "oversized header fields");
+            assertEquals("request header fields too large", r.text());
+        }
+        try (TestServer s = TestServer.start(tmp, "store1"); RawHttps h = new RawHttps(s.port())) {
+            assertEquals(200, h.request("GET", "/api2/json/version", Map.of("Authorization", "PBSAPIToken " + TestServer.TOKEN),
+                    null).status(), "the server keeps serving");
+        }
         assertFalse(Files.exists(tmp.resolve("ds-store1/vm")), "no group created");
     }
 

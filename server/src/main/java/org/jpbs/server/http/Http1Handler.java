@@ -46,6 +46,9 @@ final class Http1Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (req.decoderResult().isFailure()) {
             if (req.decoderResult().cause() instanceof io.netty.handler.codec.http.TooLongHttpLineException) {
                 send(ctx, uriTooLong(), false);
+            } else if (req.decoderResult().cause() instanceof io.netty.handler.codec.http.TooLongHttpHeaderException) {
+                // over Netty's 8 KiB header limit: RFC 6585 §5; the connection is closed (the rest cannot be parsed)
+                send(ctx, new RestResponse(431, "text/plain", bytes("request header fields too large"), Map.of()), false);
             } else {
                 send(ctx, new RestResponse(400, "text/plain", bytes("bad request"), Map.of()), false);
             }
