@@ -119,6 +119,8 @@ class ServeCliTest {
             assertTrue(r.err().contains("jpbs serve: warning: --datastore store1=" + other
                     + " is ignored: datastore.cfg defines 'store1' at " + inCfg), r.all());
             assertTrue(r.err().contains("cannot listen on 127.0.0.1:"), r.all());
+            assertTrue(r.err().contains("jpbs serve: warning: datastore 'store1' of datastore.cfg: " + inCfg
+                    + " is not a datastore (no .chunks directory); requests to it will fail"), r.all());
         }
         assertFalse(Files.exists(other));
     }

@@ -86,6 +86,11 @@ public final class ServeCommand implements Callable<Integer> {
                 ctx.err().println("jpbs serve: warning: --datastore " + dc.name() + "=" + shadowed
                         + " is ignored: datastore.cfg defines '" + dc.name() + "' at " + dc.path());
             }
+            // served anyway (the file may be fixed while running), but say so now, not per request
+            if (!Files.isDirectory(dc.path().resolve(".chunks"))) {
+                ctx.err().println("jpbs serve: warning: datastore '" + dc.name() + "' of datastore.cfg: " + dc.path()
+                        + " is not a datastore (no .chunks directory); requests to it will fail");
+            }
         }
         for (Map.Entry<String, Path> e : stores.entrySet()) {
             Path p = e.getValue();
