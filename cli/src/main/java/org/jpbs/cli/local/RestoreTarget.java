@@ -95,9 +95,12 @@ public final class RestoreTarget implements AutoCloseable {
         if (parent == null || !Files.isDirectory(parent)) {
             throw new IllegalArgumentException("TARGET " + spec + ": directory " + parent + " does not exist");
         }
+        removeStaleTemporaries(parent, p.getFileName() + ".tmp-");
         Path tmp = parent.resolve(p.getFileName() + ".tmp-" + suffix());
         FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
+            // held until the channel closes, so another restore of the same target sees it is alive
+            ch.lock();
             if (size > 0) {
                 ch.write(ByteBuffer.wrap(new byte[1]), size - 1); // final length; the rest reads as zeros (holes)
             }
@@ -107,6 +110,35 @@ public final class RestoreTarget implements AutoCloseable {
             throw e;
         }
         return new RestoreTarget(spec, p, tmp, ch, null, false);
+    }
+
+    /**
+     * Removes {@code TARGET.tmp-*} files of earlier restores that died without cleaning up (kill -9):
+     * a live restore holds a lock on its temporary file (POSIX record lock, so it is seen from other
+     * processes), a dead one does not. Files that cannot be opened or locked are left alone.
+     */
+    static int removeStaleTemporaries(Path dir, String prefix) {
+        int removed = 0;
+        try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir,
+                f -> f.getFileName().toString().startsWith(prefix))) {
+            for (Path f : ds) {
+                if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                    java.nio.channels.FileLock l = c.tryLock();
+                    if (l != null) {
+                        Files.deleteIfExists(f); // unlinked while we hold the lock: no live writer can own it
+                        removed++;
+                    }
+                } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
+                    // busy in this process, or not ours to touch
+                }
+            }
+        } catch (IOException e) {
+            // a listing problem only means nothing is cleaned
+        }
+        return removed;
     }
 
     private static String suffix() {
