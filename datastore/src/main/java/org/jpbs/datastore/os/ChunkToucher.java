@@ -61,22 +61,8 @@ public final class ChunkToucher implements AutoCloseable {
         if (!Native.AVAILABLE) {
             return new ChunkToucher(chunksDir, null, -1);
         }
-        Arena arena = Arena.ofConfined();
-        try {
-            MemorySegment capture = Native.captureSegment(arena);
-            MemorySegment cpath = arena.allocateFrom(chunksDir.toAbsolutePath().toString());
-            int fd = (int) Native.OPEN.invokeExact(capture, cpath, Native.O_RDONLY_CLOEXEC | Native.oDirectory(), 0);
-            if (fd < 0) {
-                throw Native.error("open", chunksDir, Native.errno(capture));
-            }
-            return new ChunkToucher(chunksDir, arena, fd);
-        } catch (IOException | RuntimeException | Error e) {
-            arena.close();
-            throw e;
-        } catch (Throwable t) {
-            arena.close();
-            throw new IOException(chunksDir + ": open failed: " + t, t);
-        }
+        int fd = Native.open(chunksDir, Native.O_RDONLY_CLOEXEC | Native.oDirectory());
+        return new ChunkToucher(chunksDir, Arena.ofConfined(), fd);
     }
 
     /**

@@ -42,19 +42,7 @@ public final class FlockFile implements AutoCloseable {
      * @throws IOException                       on other errors (the message names the path)
      */
     public static FlockFile open(Path path) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = Native.captureSegment(arena);
-            MemorySegment cpath = arena.allocateFrom(path.toAbsolutePath().toString());
-            int fd = (int) Native.OPEN.invokeExact(capture, cpath, Native.O_RDONLY_CLOEXEC, 0);
-            if (fd < 0) {
-                throw Native.error("open", path, Native.errno(capture));
-            }
-            return new FlockFile(path, fd);
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IOException(path + ": open failed: " + t, t);
-        }
+        return new FlockFile(path, Native.open(path, Native.O_RDONLY_CLOEXEC));
     }
 
     /**

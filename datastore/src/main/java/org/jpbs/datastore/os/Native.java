@@ -177,6 +177,29 @@ final class Native {
         }
     }
 
+    /**
+     * {@code open(path, flags, 0644)}: a file descriptor the caller must close with {@link #CLOSE}.
+     *
+     * @throws java.nio.file.NoSuchFileException   if it does not exist (and {@code O_CREAT} is not set)
+     * @throws AccessDeniedException               if permission is denied
+     * @throws IOException                         on other errors (the message names the path)
+     */
+    static int open(Path path, int flags) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = captureSegment(arena);
+            MemorySegment cpath = arena.allocateFrom(path.toAbsolutePath().toString());
+            int fd = (int) OPEN.invokeExact(capture, cpath, flags, 0644);
+            if (fd < 0) {
+                throw error("open", path, errno(capture));
+            }
+            return fd;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException(path + ": open failed: " + t, t);
+        }
+    }
+
     /** Maps a failed call to the matching IOException subclass. */
     static IOException error(String call, Path path, int errno) {
         return switch (errno) {

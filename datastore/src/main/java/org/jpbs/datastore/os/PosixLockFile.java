@@ -57,19 +57,7 @@ public final class PosixLockFile implements AutoCloseable {
     }
 
     private static int openFd(Path path, int flags) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment capture = Native.captureSegment(arena);
-            MemorySegment cpath = arena.allocateFrom(path.toAbsolutePath().toString());
-            int fd = (int) Native.OPEN.invokeExact(capture, cpath, flags, 0644);
-            if (fd < 0) {
-                throw Native.error("open", path, Native.errno(capture));
-            }
-            return fd;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IOException(path + ": open failed: " + t, t);
-        }
+        return Native.open(path, flags);
     }
 
     /**
