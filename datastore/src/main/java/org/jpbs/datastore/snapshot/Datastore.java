@@ -115,13 +115,25 @@ public final class Datastore {
     /** Every namespace, recursively, root first, then depth-first in name order. */
     public List<BackupNamespace> listNamespaces() throws IOException {
         List<BackupNamespace> out = new ArrayList<>();
-        collectNamespaces(BackupNamespace.ROOT, out);
+        collectNamespaces(BackupNamespace.ROOT, BackupNamespace.MAX_DEPTH, out);
         return out;
     }
 
-    private void collectNamespaces(BackupNamespace ns, List<BackupNamespace> out) throws IOException {
+    /**
+     * Namespace {@code top} and those below it at most {@code maxDepth} levels deeper, in the
+     * order of {@link #listNamespaces()}; empty if {@code top} does not exist.
+     */
+    public List<BackupNamespace> listNamespaces(BackupNamespace top, int maxDepth) throws IOException {
+        List<BackupNamespace> out = new ArrayList<>();
+        if (top.isRoot() || namespaceExists(top)) {
+            collectNamespaces(top, Math.min(BackupNamespace.MAX_DEPTH, top.depth() + Math.max(0, maxDepth)), out);
+        }
+        return out;
+    }
+
+    private void collectNamespaces(BackupNamespace ns, int deepest, List<BackupNamespace> out) throws IOException {
         out.add(ns);
-        if (ns.depth() >= BackupNamespace.MAX_DEPTH) {
+        if (ns.depth() >= deepest) {
             return;
         }
         for (String name : subdirNames(namespaceDir(ns).resolve(DatastoreLayout.NS_DIR))) {
@@ -134,7 +146,7 @@ public final class Datastore {
             } catch (IllegalArgumentException e) {
                 continue; // too long
             }
-            collectNamespaces(child, out);
+            collectNamespaces(child, deepest, out);
         }
     }
 

@@ -102,10 +102,7 @@ public final class Verifier implements AutoCloseable {
      */
     public VerifyReport verifyNamespace(BackupNamespace top) throws IOException {
         List<SnapshotVerifyResult> out = new ArrayList<>();
-        for (BackupNamespace ns : ds.listNamespaces()) {
-            if (ns.depth() < top.depth() || !ns.components().subList(0, top.depth()).equals(top.components())) {
-                continue;
-            }
+        for (BackupNamespace ns : ds.listNamespaces(top, BackupNamespace.MAX_DEPTH)) {
             for (BackupGroupRef g : ds.listGroups(ns)) {
                 if (g.type().text().equals("host") && g.id().equals("benchmark")) {
                     continue;

@@ -222,7 +222,12 @@ final class ApiParams {
         if (v.isEmpty()) {
             return dflt;
         }
-        return switch (v.get().toLowerCase(Locale.ROOT)) {
+        return parseBool(name, v.get());
+    }
+
+    /** A boolean's text ({@code 1/true/yes/on}, {@code 0/false/no/off}, any case); 400 otherwise. */
+    static boolean parseBool(String name, String v) {
+        return switch (v.toLowerCase(Locale.ROOT)) {
             case "1", "true", "yes", "on" -> true;
             case "0", "false", "no", "off" -> false;
             default -> throw ApiException.badParam(name, "Unable to parse boolean option.");

@@ -6,14 +6,12 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.api.BackupType;
 import org.jpbs.datastore.config.DatastoreHandle;
-import org.jpbs.datastore.config.DatastoreTuning;
 import org.jpbs.datastore.gc.GarbageCollector;
 import org.jpbs.datastore.gc.GcFs;
 import org.jpbs.datastore.gc.GcListener;
@@ -51,7 +49,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
 
     @Override
     public TaskJob garbageCollection(DatastoreHandle ds) {
-        Tuning tuning = tuning(ds.config().tuning());
+        Tuning tuning = Tuning.from(ds.config().tuning());
         return log -> {
             GcResult r = new GarbageCollector(ds.datastore(), tuning, GcFs.local(), listener(log), false, authId,
                     log.upid()).run();
@@ -95,7 +93,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
             if (oneGroup) {
                 groups.add(group(params));
             } else {
-                for (BackupNamespace n : namespaces(store, ns, maxDepth)) {
+                for (BackupNamespace n : store.listNamespaces(ns, maxDepth)) {
                     groups.addAll(store.listGroups(n));
                 }
             }
@@ -119,7 +117,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
     public TaskJob verify(DatastoreHandle ds, Map<String, String> params) {
         boolean ignoreVerified = bool(params, "ignore-verified");
         Integer outdated = params.containsKey("outdated-after") ? Integer.valueOf(params.get("outdated-after")) : null;
-        Tuning tuning = tuning(ds.config().tuning());
+        Tuning tuning = Tuning.from(ds.config().tuning());
         BackupNamespace ns = namespace(params);
         int maxDepth = maxDepth(params);
         return log -> {
@@ -130,7 +128,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
             } else if (params.containsKey("backup-type")) {
                 targets.addAll(newestFirst(store, group(params)));
             } else {
-                for (BackupNamespace n : namespaces(store, ns, maxDepth)) {
+                for (BackupNamespace n : store.listNamespaces(ns, maxDepth)) {
                     for (BackupGroupRef g : store.listGroups(n)) {
                         targets.addAll(newestFirst(store, g));
                     }
@@ -165,30 +163,11 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
         };
     }
 
-    /** The GC tuning from a datastore's {@code datastore.cfg} options. */
-    static Tuning tuning(DatastoreTuning t) {
-        return Tuning.from(t);
-    }
-
     private static List<BackupSnapshotRef> newestFirst(Datastore store, BackupGroupRef g) throws IOException {
         List<BackupSnapshotRef> refs = new ArrayList<>();
         store.listSnapshots(g).forEach(s -> refs.add(s.ref()));
         refs.sort(Comparator.comparingLong(BackupSnapshotRef::time).reversed());
         return refs;
-    }
-
-    /** {@code ns} and the namespaces below it, at most {@code maxDepth} levels deeper. */
-    private static List<BackupNamespace> namespaces(Datastore store, BackupNamespace ns, int maxDepth)
-            throws IOException {
-        List<BackupNamespace> out = new ArrayList<>();
-        for (BackupNamespace n : store.listNamespaces()) {
-            List<String> c = n.components();
-            if (c.size() >= ns.depth() && c.subList(0, ns.depth()).equals(ns.components())
-                    && n.depth() - ns.depth() <= maxDepth) {
-                out.add(n);
-            }
-        }
-        return out;
     }
 
     private static int maxDepth(Map<String, String> p) {
@@ -217,10 +196,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
 
     private static boolean bool(Map<String, String> p, String k) {
         String v = p.get(k);
-        return v != null && switch (v.toLowerCase(Locale.ROOT)) {
-            case "1", "true", "yes", "on" -> true;
-            default -> false;
-        };
+        return v != null && ApiParams.parseBool(k, v); // validated by DatastoreJobsApi
     }
 
     private static GcListener listener(TaskLog log) {
