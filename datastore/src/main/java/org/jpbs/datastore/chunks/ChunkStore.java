@@ -202,8 +202,13 @@ public final class ChunkStore implements ChunkSource {
         return null; // existing copy is bigger: replace it with the smaller one
     }
 
+    /** Touches the kept file; null (write the chunk) if a GC of another process removed it meanwhile. */
     private InsertResult touchKept(Path target, long size) throws IOException {
-        FileTimes.touchAtime(target);
+        try {
+            FileTimes.touchAtimeInPlace(target);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
         return new InsertResult(true, size);
     }
 
@@ -281,7 +286,7 @@ public final class ChunkStore implements ChunkSource {
         ReentrantLock lock = lockFor(digest); // so a concurrent GC sweep re-checks after this touch
         lock.lock();
         try {
-            FileTimes.touchAtime(chunkPath(digest));
+            FileTimes.touchAtimeInPlace(chunkPath(digest)); // safe against a GC sweep of another process
             return true;
         } catch (NoSuchFileException e) {
             return false;

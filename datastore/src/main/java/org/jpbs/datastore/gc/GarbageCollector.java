@@ -5,9 +5,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.Upid;
 import org.jpbs.datastore.lock.DatastoreLock;
+import org.jpbs.datastore.lock.LockHolders;
+import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.datastore.lock.WriterRegistry;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.FileStat;
 import org.jpbs.datastore.os.TaskIds;
@@ -38,6 +46,13 @@ import org.jpbs.datastore.tuning.Tuning;
 public final class GarbageCollector {
     /** Writers older than the cutoff keep what they touched since they started, with this margin. */
     public static final Duration WRITER_MARGIN = Duration.ofMinutes(5);
+    /**
+     * Subtracted from the start time for the cutoff: file timestamps come from the kernel's
+     * coarse clock (up to a tick behind the clock GC reads), so a chunk touched just after the
+     * start may carry a time just before it. PBS compares whole seconds, which has the same
+     * effect in most cases.
+     */
+    static final Duration CLOCK_SLACK = Duration.ofSeconds(1);
 
     private final Datastore ds;
     private final Tuning tuning;
@@ -86,16 +101,16 @@ public final class GarbageCollector {
      */
     public GcResult run() throws IOException {
         Path root = ds.root();
-        try (DatastoreLock lock = DatastoreLock.forGc(root);
+        try (WriterRegistry.GcLock gcLock = WriterRegistry.lockGc(root);
+             DatastoreLock lock = DatastoreLock.shared(root);
              WriterReferences.Epoch epoch = WriterReferences.openEpoch(root)) {
             Instant start = Instant.now();
             String store = root.getFileName() == null ? "" : root.getFileName().toString();
             Upid upid = taskUpid != null ? taskUpid : TaskIds.next("garbage_collection", store, authId, start.getEpochSecond());
-            Instant oldestWriter = DatastoreLock.oldestSharedSince(root).orElse(start);
-            if (oldestWriter.isAfter(start)) {
-                oldestWriter = start;
-            }
-            Instant minAtime = minAtime(start, tuning.gcAtimeCutoff(), oldestWriter);
+            List<WriterRegistry.Entry> writers = WriterRegistry.scan(root);
+            refuseUnregisteredHolders(root, writers);
+            Instant oldestWriter = oldest(root, start, writers);
+            Instant minAtime = minAtime(start.minus(CLOCK_SLACK), tuning.gcAtimeCutoff(), oldestWriter);
             listener.info("starting garbage collection on datastore " + root + (dryRun ? " (dry run)" : ""));
             listener.info("task " + upid);
             listener.info("cutoff: chunks with atime before " + minAtime + " are removed"
@@ -129,7 +144,22 @@ public final class GarbageCollector {
             long markNanos = System.nanoTime() - t;
             listener.phaseFinished(GcListener.Phase.MARK);
 
+            // writers that registered since the start (their start time may be older than it, if
+            // they registered while the registry was read) lower the cutoff; never raise it
+            List<WriterRegistry.Entry> again = WriterRegistry.scan(root);
+            Instant oldestAgain = oldest(root, start, again);
+            if (oldestAgain.isBefore(oldestWriter)) {
+                oldestWriter = oldestAgain;
+                Instant lowered = minAtime(start.minus(CLOCK_SLACK), tuning.gcAtimeCutoff(), oldestWriter);
+                if (lowered.isBefore(minAtime)) {
+                    minAtime = lowered;
+                    listener.info("cutoff lowered to " + minAtime + ": a backup that started " + oldestWriter
+                            + " registered during phase 1");
+                }
+            }
+
             long removedTempDirs = removeStaleTempDirs(mark, minAtime);
+            long removedGroups = removeEmptyGroups(mark, minAtime);
 
             listener.phaseStarted(GcListener.Phase.SWEEP);
             listener.info("Start GC phase2 (sweep unused chunks)");
@@ -151,8 +181,69 @@ public final class GarbageCollector {
             }
             return new GcResult(status, dryRun, start, minAtime, oldestWriter, mark.indexEntries(), mark.cacheHits(),
                     mark.cacheMisses(), mark.touches(), mark.missing(), mark.strange(), removedTempDirs,
-                    sweep.removedTempFiles(), sweep.entries(), prefetched, checkNanos, markNanos, sweepNanos);
+                    sweep.removedTempFiles(), sweep.entries(), prefetched, checkNanos, markNanos, sweepNanos,
+                    removedGroups);
         }
+    }
+
+    /** The oldest of: {@code start}, the registered writers, the writers of this JVM holding {@code .lock}. */
+    private static Instant oldest(Path root, Instant start, List<WriterRegistry.Entry> writers) throws IOException {
+        Instant o = start;
+        Optional<Instant> reg = WriterRegistry.oldest(writers);
+        if (reg.isPresent() && reg.get().isBefore(o)) {
+            o = reg.get();
+        }
+        Optional<Instant> local = DatastoreLock.oldestSharedSince(root);
+        if (local.isPresent() && local.get().isBefore(o)) {
+            o = local.get();
+        }
+        return o;
+    }
+
+    /**
+     * Refuses to run while a process that is not a registered jpbs writer (a PBS backup, whose
+     * start time GC cannot know) holds the datastore's {@code .lock}; where {@code /proc/locks}
+     * cannot be read this check is skipped (see docs/gc.md).
+     */
+    private static void refuseUnregisteredHolders(Path root, List<WriterRegistry.Entry> writers) throws IOException {
+        Optional<List<Long>> holders = LockHolders.holders(root.resolve(DatastoreLock.LOCK_FILE));
+        if (holders.isEmpty()) {
+            return;
+        }
+        Set<Long> known = new HashSet<>();
+        known.add(ProcessHandle.current().pid());
+        for (WriterRegistry.Entry e : writers) {
+            known.add(e.pid());
+        }
+        for (long pid : holders.get()) {
+            if (!known.contains(pid)) {
+                // a jpbs writer of another process registers before it takes .lock and unregisters
+                // after releasing it; so this is a writer that GC cannot see (PBS), or one that is
+                // just finishing: look once more
+                List<Long> now = LockHolders.holders(root.resolve(DatastoreLock.LOCK_FILE)).orElse(List.of());
+                Set<Long> reg = new HashSet<>(known);
+                for (WriterRegistry.Entry e : WriterRegistry.scan(root)) {
+                    reg.add(e.pid());
+                }
+                if (now.contains(pid) && !reg.contains(pid)) {
+                    throw new LockedException("datastore " + root, "process " + pid
+                            + ", which is not a registered jpbs backup (a PBS backup running?)");
+                }
+            }
+        }
+    }
+
+    /** Removes the groups left without any snapshot by a killed first backup (older than the cutoff, unlocked). */
+    private long removeEmptyGroups(MarkPhase.Result mark, Instant minAtime) throws IOException {
+        long removed = 0;
+        for (BackupGroupRef g : mark.emptyGroups()) {
+            if (dryRun ? ds.isAbandonedGroup(g) : ds.removeAbandonedGroup(g, minAtime)) {
+                removed++;
+                listener.info((dryRun ? "would remove" : "removed") + " empty backup group " + g
+                        + " (no snapshot; left by a killed first backup)");
+            }
+        }
+        return removed;
     }
 
     /**
