@@ -186,18 +186,13 @@ public final class GarbageCollector {
         }
     }
 
-    /** The oldest of: {@code start}, the registered writers, the writers of this JVM holding {@code .lock}. */
-    private static Instant oldest(Path root, Instant start, List<WriterRegistry.Entry> writers) throws IOException {
-        Instant o = start;
+    /**
+     * The oldest of {@code start} and the registered writers (of every process, this JVM's
+     * included: {@code SnapshotWriter} registers before it takes {@code .lock}).
+     */
+    private static Instant oldest(Path root, Instant start, List<WriterRegistry.Entry> writers) {
         Optional<Instant> reg = WriterRegistry.oldest(writers);
-        if (reg.isPresent() && reg.get().isBefore(o)) {
-            o = reg.get();
-        }
-        Optional<Instant> local = DatastoreLock.oldestSharedSince(root);
-        if (local.isPresent() && local.get().isBefore(o)) {
-            o = local.get();
-        }
-        return o;
+        return reg.isPresent() && reg.get().isBefore(start) ? reg.get() : start;
     }
 
     /**

@@ -261,8 +261,9 @@ public final class Datastore {
 
     /**
      * Removes an abandoned group ({@link #isAbandonedGroup}) under its exclusive lock, if it
-     * holds nothing but {@code owner} and {@code notes} and neither it nor its owner file was
-     * modified since {@code olderThan} (a backup that is just creating it is never hit).
+     * holds nothing but {@code owner} and {@code notes} and its owner file (without one: the
+     * directory) was not modified since {@code olderThan} (a backup that is just creating it is
+     * never hit).
      *
      * @return true if removed
      */
@@ -273,14 +274,11 @@ public final class Datastore {
             if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) || !snapshotRefs(group).isEmpty()) {
                 return false;
             }
-            for (Path p : java.util.List.of(dir, dir.resolve(DatastoreLayout.OWNER))) {
-                try {
-                    if (!Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(olderThan)) {
-                        return false;
-                    }
-                } catch (NoSuchFileException e) {
-                    // no owner file: judged by the directory alone
-                }
+            // a writer creates the directory, locks it, then writes owner: judge by owner, else the directory
+            Path owner = dir.resolve(DatastoreLayout.OWNER);
+            Path judged = Files.exists(owner, LinkOption.NOFOLLOW_LINKS) ? owner : dir;
+            if (!Files.getLastModifiedTime(judged, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(olderThan)) {
+                return false;
             }
             GroupDirs.removeIfOnly(dir, java.util.Set.of(DatastoreLayout.OWNER, DatastoreLayout.NOTES), false);
             return !Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
