@@ -221,7 +221,7 @@ public final class GarbageCollector {
                     reg.add(e.pid());
                 }
                 if (now.contains(pid) && !reg.contains(pid)) {
-                    throw new LockedException("datastore " + root, "process " + pid
+                    throw new LockedException("datastore " + root.toRealPath(), "process " + pid
                             + ", which is not a registered jpbs backup (a PBS backup running?)");
                 }
             }

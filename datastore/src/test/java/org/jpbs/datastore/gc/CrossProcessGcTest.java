@@ -260,6 +260,28 @@ class CrossProcessGcTest {
         }
     }
 
+    @Test
+    void gcIsRefusedWhileAProcessThatIsNotARegisteredWriterHoldsTheDatastoreLock() throws Exception {
+        // a PBS backup holds .lock shared without registering in .writers: its start is unknown
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process holder = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), org.jpbs.datastore.lock.LockHolderMain.class.getName(),
+                fx.root.toString(), "shared").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader r = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("LOCKED shared", r.readLine());
+            org.junit.jupiter.api.Assumptions.assumeTrue(
+                    org.jpbs.datastore.lock.LockHolders.holders(fx.root.resolve(".lock")).isPresent(), "no /proc/locks");
+            var e = assertThrows(org.jpbs.datastore.lock.LockedException.class, () -> fx.gc());
+            assertEquals("datastore " + fx.root.toRealPath() + " is locked by process " + holder.pid()
+                    + ", which is not a registered jpbs backup (a PBS backup running?)", e.getMessage());
+        } finally {
+            holder.getOutputStream().close();
+            holder.waitFor(30, TimeUnit.SECONDS);
+        }
+        assertNotNull(fx.gc(), "runs once the foreign holder is gone");
+    }
+
     private static long countRegistrations() throws IOException {
         try (var s = Files.list(fx.root.resolve(WriterRegistry.DIR))) {
             return s.filter(p -> p.getFileName().toString().endsWith(WriterRegistry.SUFFIX)).count();
