@@ -25,19 +25,21 @@ import org.jpbs.datastore.tuning.Tuning;
 
 /**
  * One garbage collection of a datastore (spec {@code pbs-datastore-ops.md} §1), safe next to
- * running backups:
+ * running backups of any process ({@code docs/gc.md}):
  * <ol>
- * <li>takes {@link DatastoreLock#forGc}: fails at once if another process holds the datastore
- *     lock (a backup, a sync, another GC), coexists with writers of this JVM;</li>
- * <li>cutoff: {@code minAtime = start - gc-atime-cutoff}, or the start of the oldest writer of
- *     this JVM minus 5 minutes if that is earlier; chunks touched since then survive;</li>
+ * <li>takes the GC mutex ({@link WriterRegistry#lockGc}, one GC over all jpbs processes) and
+ *     {@code .lock} shared (excludes a PBS GC); reads the {@link WriterRegistry} and refuses if a
+ *     process that is not a registered writer holds {@code .lock} (a PBS backup);</li>
+ * <li>cutoff: {@code minAtime = start - 1 s - gc-atime-cutoff}, or the start of the oldest
+ *     registered writer minus 5 minutes if that is earlier; chunks touched since then survive;</li>
  * <li>the {@link AtimeSafetyCheck} (unless disabled): aborts before anything is changed if the
  *     file system ignores atime updates;</li>
  * <li>phase 1 {@link MarkPhase}, with the {@link ChunkPrefetcher} alongside if enabled; any
  *     error (permission denied, unreadable index) aborts here, before anything is removed;</li>
+ * <li>reads the registry again: a writer registered during phase 1 can only lower the cutoff;</li>
  * <li>removes stale {@code <group>/.tmp-*} directories of killed backups (mtime older than
- *     {@code minAtime}, no writer of this JVM on the group; writers of other processes cannot
- *     exist while GC holds the lock);</li>
+ *     {@code minAtime}, group lock free) and groups a killed first backup left without any
+ *     snapshot;</li>
  * <li>phase 2 {@link SweepPhase};</li>
  * <li>writes {@code .gc-status} (errors are only a warning, as in PBS).</li>
  * </ol>
@@ -93,7 +95,8 @@ public final class GarbageCollector {
     /**
      * Runs the garbage collection.
      *
-     * @throws org.jpbs.datastore.lock.LockedException if another process or GC holds the datastore lock
+     * @throws org.jpbs.datastore.lock.LockedException if another GC runs, a PBS GC holds {@code .lock}, or a
+     *                                                 process that is not a registered writer holds it
      * @throws IOException                             {@code "cannot continue garbage-collection safely,
      *                                                 permission denied on <path>"} (nothing removed), the
      *                                                 atime safety check failed (nothing removed), an index

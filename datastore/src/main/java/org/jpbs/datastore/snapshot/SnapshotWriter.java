@@ -33,12 +33,16 @@ import org.jpbs.datastore.os.FsSync;
 /**
  * Writes one new snapshot so that it becomes visible only complete (spec
  * {@code pbs-formats.md} §7, §8). Created by {@link Datastore#beginSnapshot}, which:
- * takes the shared datastore lock ({@link DatastoreLock}, held until commit or abort); requires the
+ * registers the writer with its start time in the
+ * {@link org.jpbs.datastore.lock.WriterRegistry} (so a garbage collection of any process honours
+ * it; removed last, when the writer ends); takes the shared datastore lock ({@link DatastoreLock}, held until commit or abort); requires the
  * namespace to exist ({@code "namespace not found"}); creates the group directory and takes the
  * exclusive group lock ({@link DirLock}: {@code flock} on the group directory, excluding every
  * other writer of the group in this JVM, other jpbs processes and PBS; {@code "backup group
  * <group> is locked by another operation (...)"}); removes the group's leftover {@code .tmp-*}
- * directories of killed writers (safe: nobody else can write in the group now); creates its
+ * directories of killed writers (safe: nobody else can write in the group now); takes over a
+ * group that holds no snapshot at all (left by a killed first backup: its owner is replaced,
+ * and an abort removes the group again); creates its
  * {@code owner} file ({@code "<authid>\n"}, O_EXCL) if the group is new, else requires the
  * same owner ({@code "backup owner check failed (<requested> != <owner>)"}); requires the time
  * to be newer than the last finished snapshot ({@code "backup timestamp is older than last
