@@ -298,7 +298,7 @@ public final class Soak {
         try {
             while (System.nanoTime() < deadline) {
                 Thread.sleep(1500 + rnd.nextInt(3000)); // seeded pauses between kills
-                if (rnd.nextInt(12) == 0) {
+                if (rnd.nextInt(20) == 0) {
                     Server s = server;
                     serverDown = true;
                     s.process().destroyForcibly();

@@ -249,6 +249,9 @@ final class SweepPhase {
             fs.link(removing, file);
         } catch (java.nio.file.FileAlreadyExistsException e) {
             // a new copy was inserted meanwhile: it wins
+        } catch (IOException | UnsupportedOperationException e) {
+            fs.rename(removing, file); // no hard links here: rename back (same digest, same content)
+            return;
         }
         fs.delete(removing);
     }

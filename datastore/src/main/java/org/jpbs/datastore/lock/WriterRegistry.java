@@ -297,24 +297,30 @@ public final class WriterRegistry {
         }
     }
 
-    /** Locks a foreign file: taken = dead (removed, null); held = live (parsed, or null for a temp file). */
+    /**
+     * Locks a foreign file with a read lock (conflicts with its writer's write lock; needs only
+     * read access, so a GC may probe the files of writers running as another user): taken =
+     * dead (removed, null); held = live (parsed, or null for a temp file).
+     */
     private static Entry probe(Path p, boolean reg) throws IOException {
         FileChannel ch;
         try {
-            ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            ch = FileChannel.open(p, StandardOpenOption.READ);
         } catch (NoSuchFileException e) {
             return null; // finished meanwhile
         }
         try (ch) {
             FileLock lock;
             try {
-                lock = ch.tryLock();
+                lock = ch.tryLock(0, Long.MAX_VALUE, true);
             } catch (OverlappingFileLockException e) {
                 lock = null; // held in this JVM
             }
             if (lock != null) {
                 try {
                     Files.deleteIfExists(p); // its writer is gone
+                } catch (IOException e) {
+                    // cannot remove it (permissions): it is ignored all the same
                 } finally {
                     lock.release();
                 }
