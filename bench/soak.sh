@@ -12,7 +12,7 @@
 #   DIR      work directory (default /dev/shm/jpbs-soak; emptied first, kept afterwards with
 #            one log per process in DIR/logs)
 # The interleaving itself is the scheduler's: a seed gives the same choices, not the same run.
-# A bounded version (25 s) runs in the test suite: cli SoakTest.
+# A bounded version (15 to 30 s) runs in the test suite: cli SoakTest.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 secs=${1:-180}

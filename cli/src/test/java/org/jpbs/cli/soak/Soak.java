@@ -49,6 +49,9 @@ public final class Soak {
 
     private final Path dir;
     private final Duration duration;
+    private final Duration maxDuration;
+    private final int killPauseMillis;
+    private final boolean spareFirst;
     private final long seed;
     private final String java;
     private final String classpath;
@@ -63,6 +66,7 @@ public final class Soak {
     private final AtomicInteger backupsDuringGc = new AtomicInteger();
     private final AtomicInteger gcsRunning = new AtomicInteger();
     private volatile long deadline;
+    private volatile long maxDeadline;
     private volatile Server server;
     private volatile int serverGeneration;
     private volatile boolean serverDown;
@@ -97,9 +101,25 @@ public final class Soak {
         }
     }
 
+    /** A soak of exactly {@code duration}, a kill every 1.5 to 4.5 s. */
     public Soak(Path dir, Duration duration, long seed, String java, String classpath, PrintOut out) {
+        this(dir, duration, duration, 1500, false, seed, java, classpath, out);
+    }
+
+    /**
+     * A soak that runs at least {@code duration} and, until {@code maxDuration}, longer while
+     * no local backup, server backup or GC has succeeded yet (a slow, loaded machine); a kill
+     * every {@code killPauseMillis} to 3 times that; with {@code spareFirst} a kind of process is
+     * only killed once one of its kind has succeeded (so a short run on a slow machine makes
+     * progress).
+     */
+    public Soak(Path dir, Duration duration, Duration maxDuration, int killPauseMillis, boolean spareFirst, long seed,
+                String java, String classpath, PrintOut out) {
+        this.spareFirst = spareFirst;
         this.dir = dir;
         this.duration = duration;
+        this.maxDuration = maxDuration;
+        this.killPauseMillis = killPauseMillis;
         this.seed = seed;
         this.java = java;
         this.classpath = classpath;
@@ -270,7 +290,7 @@ public final class Soak {
             Path img = dir.resolve("img-" + kind.name().toLowerCase(Locale.ROOT) + "-" + index + ".img");
             String[] groups = {"host/local-0", "host/local-1", "host/remote-0"};
             int g = 0;
-            while (System.nanoTime() < deadline) {
+            while (going()) {
                 switch (kind) {
                     case LOCAL_BACKUP -> {
                         writeImage(img, rnd, 3);
@@ -296,8 +316,11 @@ public final class Soak {
 
     private void killer(Random rnd) {
         try {
-            while (System.nanoTime() < deadline) {
-                Thread.sleep(1500 + rnd.nextInt(3000)); // seeded pauses between kills
+            while (going()) {
+                Thread.sleep(killPauseMillis + rnd.nextInt(2 * killPauseMillis)); // seeded pauses between kills
+                if (!going()) {
+                    break;
+                }
                 if (rnd.nextInt(20) == 0) {
                     Server s = server;
                     serverDown = true;
@@ -308,6 +331,11 @@ public final class Soak {
                     continue;
                 }
                 List<Running> now = new ArrayList<>(running);
+                if (spareFirst) {
+                    synchronized (counts) {
+                        now.removeIf(r -> counts.get(r.kind())[Outcome.OK.ordinal()] == 0);
+                    }
+                }
                 if (now.isEmpty()) {
                     continue;
                 }
@@ -317,6 +345,21 @@ public final class Soak {
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
             errors.add("killer failed: " + e);
+        }
+    }
+
+    /** True while the loops go on: before the deadline, or (up to the maximum) until each main kind succeeded once. */
+    private boolean going() {
+        long now = System.nanoTime();
+        if (now < deadline) {
+            return true;
+        }
+        if (now >= maxDeadline) {
+            return false;
+        }
+        synchronized (counts) {
+            return counts.get(Kind.LOCAL_BACKUP)[0] == 0 || counts.get(Kind.SERVER_BACKUP)[0] == 0
+                    || counts.get(Kind.GC)[0] == 0;
         }
     }
 
@@ -335,9 +378,12 @@ public final class Soak {
         secret = m.group(1);
         runHere(logs.resolve("setup-3.log"), true, "acl", "update", "/datastore", "DatastoreAdmin", "--auth-id", "root@pam!soak",
                 "--config-dir", cfg.toString());
+        long t0 = System.nanoTime();
         startServer(); // creates the datastore
+        long tLoops = System.nanoTime();
 
         deadline = System.nanoTime() + duration.toNanos();
+        maxDeadline = System.nanoTime() + maxDuration.toNanos();
         List<Thread> threads = new ArrayList<>();
         Kind[] loops = {Kind.LOCAL_BACKUP, Kind.LOCAL_BACKUP, Kind.SERVER_BACKUP, Kind.GC, Kind.PRUNE, Kind.VERIFY};
         int[] index = new int[Kind.values().length];
@@ -349,20 +395,31 @@ public final class Soak {
         }
         Random killRnd = new Random(seed);
         threads.add(Thread.ofPlatform().name("soak-killer").start(() -> killer(killRnd)));
+        while (going()) {
+            Thread.sleep(100);
+        }
+        // time is up: what still runs is killed too (bounds the run), then the loops end
         for (Thread t : threads) {
-            t.join();
+            while (t.isAlive()) {
+                for (Running r : running) {
+                    r.killed()[0] = true;
+                    r.process().destroyForcibly();
+                }
+                t.join(100);
+            }
         }
-        server.process().destroy();
+        server.process().destroyForcibly();
         server.process().waitFor(60, TimeUnit.SECONDS);
-        if (server.process().isAlive()) {
-            server.process().destroyForcibly();
-        }
+        long tFinal = System.nanoTime();
 
         // without concurrency: GC with a zero cutoff, then every visible snapshot must verify
         runHere(logs.resolve("final-gc.log"), true, "gc", "--repository", ds.toString(), "--gc-atime-cutoff", "0");
         String verify = runHere(logs.resolve("final-verify.log"), false, "verify", "--repository", ds.toString());
-        int snapshots = (int) verify.lines().filter(l -> l.contains("/20") && !l.startsWith("jpbs:")).count();
-        boolean verifyOk = lastExit == 0;
+        Matcher vm = Pattern.compile("verified (\\d+) snapshot\\(s\\): (\\d+) ok, (\\d+) failed").matcher(verify);
+        int snapshots = vm.find() ? Integer.parseInt(vm.group(1)) : -1;
+        boolean allOk = snapshots >= 0 && vm.group(3).equals("0") && vm.group(2).equals(vm.group(1));
+        boolean verifyOk = lastExit == 0 && allOk;
+        long tEnd = System.nanoTime();
 
         StringBuilder table = new StringBuilder();
         table.append(String.format("%-14s %6s %6s %7s %14s %12s %12s%n", "process", "runs", "ok", "killed",
@@ -381,7 +438,8 @@ public final class Soak {
         Result r0 = new Result(false, counts, backupsDuringGc.get(), List.copyOf(errors), verify, snapshots, "");
         boolean passed = verifyOk && r0.total(Outcome.REFUSED_BY_GC) == 0 && r0.total(Outcome.OTHER_ERROR) == 0
                 && errors.isEmpty();
-        out.println("soak: seed " + seed + ", " + duration.toSeconds() + " s, datastore " + ds);
+        out.println(String.format("soak: seed %d, datastore %s; server start %.1f s, loops %.1f s, final GC and verify %.1f s",
+                seed, ds, (tLoops - t0) / 1e9, (tFinal - tLoops) / 1e9, (tEnd - tFinal) / 1e9));
         for (String line : table.toString().split("\n")) {
             out.println(line);
         }
