@@ -282,6 +282,28 @@ class CrossProcessGcTest {
         assertNotNull(fx.gc(), "runs once the foreign holder is gone");
     }
 
+    @Test
+    void halfRemovedChunksOfAKilledGcArePutBackIfReferencedElseRemoved() throws Exception {
+        BackupGroupRef vm100 = GcFixture.group("vm/100");
+        BackupSnapshotRef s = fx.snapshot(vm100, 1000, fx.chunks(1, 3));
+        Digest orphan = fx.chunk(9);
+        fx.ageAll(OLD);
+        // a GC killed between "rename away" and "put back / delete"
+        for (Digest d : List.of(GcFixture.digest(1), orphan)) {
+            Path p = fx.path(d);
+            Files.move(p, p.resolveSibling(p.getFileName() + SweepPhase.REMOVING));
+        }
+        GcResult res = new GarbageCollector(fx.ds, ZERO_CUTOFF, GcFs.local(), new GcListener() {}, false,
+                GcFixture.OWNER).run();
+        assertEquals(0, res.missingChunks(), "the referenced chunk was put back in phase 1");
+        assertComplete(s);
+        assertFalse(fx.exists(orphan));
+        for (Digest d : List.of(GcFixture.digest(1), orphan)) {
+            Path p = fx.path(d);
+            assertFalse(Files.exists(p.resolveSibling(p.getFileName() + SweepPhase.REMOVING)));
+        }
+    }
+
     private static long countRegistrations() throws IOException {
         try (var s = Files.list(fx.root.resolve(WriterRegistry.DIR))) {
             return s.filter(p -> p.getFileName().toString().endsWith(WriterRegistry.SUFFIX)).count();
