@@ -465,6 +465,18 @@ class AdminEndpointsApiTest {
         }
         assertNullData(http.sendBytes("POST", pq, power, "application/octet-stream", blob));
         assertArrayEquals(blob, Files.readAllBytes(snapDir("pown").resolve("client.log.blob")));
+
+        // an encrypted log (the client encrypts it with the backup's key): stored as sent, the CRC checked
+        byte[] key = new byte[32];
+        java.util.Arrays.fill(key, (byte) 7);
+        byte[] enc = DataBlob.encodeEncrypted(log, 0, log.length, true, org.jpbs.core.crypto.CryptConfig.of(key)).raw();
+        String later = DS + "/upload-backup-log?backup-type=host&backup-id=tok&backup-time=" + (T + 60);
+        byte[] encBad = enc.clone();
+        encBad[encBad.length - 1] ^= 1;
+        assertError(400, "Data blob has wrong CRC checksum.",
+                http.sendBytes("POST", later, backup, "application/octet-stream", encBad));
+        assertNullData(http.sendBytes("POST", later, backup, "application/octet-stream", enc));
+        assertArrayEquals(enc, Files.readAllBytes(root.resolve("host/tok/2023-11-14T22:14:20Z/client.log.blob")));
     }
 
     // ---- namespaces -------------------------------------------------------------------------
