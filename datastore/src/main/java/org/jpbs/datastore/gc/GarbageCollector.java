@@ -216,16 +216,28 @@ public final class GarbageCollector {
         for (long pid : holders.get()) {
             if (!known.contains(pid)) {
                 // a jpbs writer of another process registers before it takes .lock and unregisters
-                // after releasing it; so this is a writer that GC cannot see (PBS), or one that is
-                // just finishing: look once more
-                List<Long> now = LockHolders.holders(root.resolve(DatastoreLock.LOCK_FILE)).orElse(List.of());
-                Set<Long> reg = new HashSet<>(known);
-                for (WriterRegistry.Entry e : WriterRegistry.scan(root)) {
-                    reg.add(e.pid());
-                }
-                if (now.contains(pid) && !reg.contains(pid)) {
-                    throw new LockedException("datastore " + root.toRealPath(), "process " + pid
-                            + ", which is not a registered jpbs backup (a PBS backup running?)");
+                // after releasing it, but a killed one may still hold .lock for a moment after its
+                // registration lock is gone (the kernel releases them one by one); so look again
+                // for up to a second before calling it a writer that GC cannot see (PBS)
+                for (int attempt = 0; ; attempt++) {
+                    List<Long> now = LockHolders.holders(root.resolve(DatastoreLock.LOCK_FILE)).orElse(List.of());
+                    Set<Long> reg = new HashSet<>(known);
+                    for (WriterRegistry.Entry e : WriterRegistry.scan(root)) {
+                        reg.add(e.pid());
+                    }
+                    if (!now.contains(pid) || reg.contains(pid)) {
+                        break;
+                    }
+                    if (attempt >= 20) {
+                        throw new LockedException("datastore " + root.toRealPath(), "process " + pid
+                                + ", which is not a registered jpbs backup (a PBS backup running?)");
+                    }
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.io.InterruptedIOException("garbage collection interrupted");
+                    }
                 }
             }
         }
