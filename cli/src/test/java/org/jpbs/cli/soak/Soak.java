@@ -44,6 +44,9 @@ public final class Soak {
     public enum Outcome { OK, KILLED, REFUSED_BY_GC, SERVER_DOWN, OTHER_ERROR }
 
     private static final int CHUNK = 4 << 20;
+    /** {@code GarbageCollector.WRITER_MARGIN_PROPERTY} (not referenced, so this file compiles against the jar alone). */
+    private static final String WRITER_MARGIN_PROPERTY = "jpbs.gc.writerMarginSeconds";
+    private static final Pattern REMOVED = Pattern.compile("Removed chunks: (\\d+)");
     private static final Pattern LISTENING = Pattern.compile(
             "listening on /127\\.0\\.0\\.1:(\\d+), certificate fingerprint ([0-9a-f:]+)");
 
@@ -65,6 +68,7 @@ public final class Soak {
     private final List<String> errors = new CopyOnWriteArrayList<>();
     private final AtomicInteger backupsDuringGc = new AtomicInteger();
     private final AtomicInteger gcsRunning = new AtomicInteger();
+    private final AtomicInteger removedChunks = new AtomicInteger();
     private volatile long deadline;
     private volatile long maxDeadline;
     private volatile Server server;
@@ -148,6 +152,9 @@ public final class Soak {
     private ProcessBuilder jpbs(List<String> args, Map<String, String> env, Path log) {
         List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
+                // PBS's 5-minute margin below the oldest running backup would keep every chunk of a
+                // run this short; 2 s (above the 1 s clock slack) lets GC sweep while backups run
+                "-D" + WRITER_MARGIN_PROPERTY + "=2",
                 "-cp", classpath, "org.jpbs.cli.Main"));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -208,6 +215,10 @@ public final class Soak {
         }
         String text = Files.readString(log);
         Outcome o = classify(kind, p.exitValue(), killed[0], text, gen);
+        Matcher rm = REMOVED.matcher(text);
+        if (kind == Kind.GC && rm.find()) {
+            removedChunks.addAndGet(Integer.parseInt(rm.group(1)));
+        }
         if (o == Outcome.OK && gcRunning && (kind == Kind.LOCAL_BACKUP || kind == Kind.SERVER_BACKUP)) {
             backupsDuringGc.incrementAndGet();
         }
@@ -433,8 +444,9 @@ public final class Soak {
             table.append(String.format("%-14s %6d %6d %7d %14d %12d %12d%n", k.name().toLowerCase(Locale.ROOT), runs,
                     c[0], c[1], c[2], c[3], c[4]));
         }
-        table.append(String.format("server kills: %d; backups that succeeded while a GC ran: %d; final GC and verify: %s"
-                + " (%d snapshots)%n", serverKills, backupsDuringGc.get(), verifyOk ? "ok" : "FAILED", snapshots));
+        table.append(String.format("server kills: %d; chunks removed by GCs during the run: %d; backups that succeeded while"
+                + " a GC ran: %d; final GC and verify: %s (%d snapshots)%n", serverKills, removedChunks.get(),
+                backupsDuringGc.get(), verifyOk ? "ok" : "FAILED", snapshots));
         Result r0 = new Result(false, counts, backupsDuringGc.get(), List.copyOf(errors), verify, snapshots, "");
         boolean passed = verifyOk && r0.total(Outcome.REFUSED_BY_GC) == 0 && r0.total(Outcome.OTHER_ERROR) == 0
                 && errors.isEmpty();

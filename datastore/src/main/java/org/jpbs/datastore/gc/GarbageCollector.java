@@ -49,6 +49,13 @@ public final class GarbageCollector {
     /** Writers older than the cutoff keep what they touched since they started, with this margin. */
     public static final Duration WRITER_MARGIN = Duration.ofMinutes(5);
     /**
+     * System property overriding {@link #WRITER_MARGIN} in seconds (at least 1): only for soak
+     * tests, whose runs are shorter than 5 minutes and would otherwise never sweep while a backup
+     * runs. Writers never touch a chunk before their registered start, so any margin of at least
+     * the clock slack keeps their chunks.
+     */
+    public static final String WRITER_MARGIN_PROPERTY = "jpbs.gc.writerMarginSeconds";
+    /**
      * Subtracted from the start time for the cutoff: file timestamps come from the kernel's
      * coarse clock (up to a tick behind the clock GC reads), so a chunk touched just after the
      * start may carry a time just before it. PBS compares whole seconds, which has the same
@@ -262,7 +269,19 @@ public final class GarbageCollector {
      */
     static Instant minAtime(Instant start, Duration cutoff, Instant oldestWriter) {
         Instant min = start.minus(cutoff);
-        return oldestWriter.isBefore(min) ? oldestWriter.minus(WRITER_MARGIN) : min;
+        return oldestWriter.isBefore(min) ? oldestWriter.minus(writerMargin()) : min;
+    }
+
+    private static Duration writerMargin() {
+        String v = System.getProperty(WRITER_MARGIN_PROPERTY);
+        if (v == null) {
+            return WRITER_MARGIN;
+        }
+        try {
+            return Duration.ofSeconds(Math.max(1, Long.parseLong(v.trim())));
+        } catch (NumberFormatException e) {
+            return WRITER_MARGIN;
+        }
     }
 
     /** Removes {@code .tmp-*} snapshot directories older than the cutoff that no backup writer or removal (any process) holds. */
