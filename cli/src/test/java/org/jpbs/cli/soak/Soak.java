@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * is then restarted) at random moments. Every choice (image contents, which process to kill,
  * when) comes from the seed; the interleaving of the processes is the operating system's.
  *
- * <p>Images are made of 4 MiB chunks, each one of three variants, so chunks orphaned by a prune
+ * <p>Images are made of 4 MiB chunks, each one of five variants, so chunks orphaned by a prune
  * come back in later backups (the GC race this soak is about). Each process's outcome is
  * classified: ok, killed (by the soak), <b>refused because of GC</b> (a message naming garbage
  * collection and a lock: must never happen), server down (a remote backup while the server was
@@ -105,9 +105,9 @@ public final class Soak {
         }
     }
 
-    /** A soak of exactly {@code duration}, a kill every 1.5 to 4.5 s. */
+    /** A soak of exactly {@code duration}, a kill every 2.5 to 7.5 s. */
     public Soak(Path dir, Duration duration, long seed, String java, String classpath, PrintOut out) {
-        this(dir, duration, duration, 1500, false, seed, java, classpath, out);
+        this(dir, duration, duration, 2500, false, seed, java, classpath, out);
     }
 
     /**
@@ -284,12 +284,12 @@ public final class Soak {
 
     // ---- loops ----------------------------------------------------------------------------
 
-    /** Writes an image of {@code n} chunks, each one of three seeded variants, plus a short tail. */
+    /** Writes an image of {@code n} chunks, each one of five seeded variants, plus a short tail. */
     private static void writeImage(Path file, Random rnd, int n) throws IOException {
         try (OutputStream o = Files.newOutputStream(file)) {
             byte[] buf = new byte[CHUNK];
             for (int i = 0; i < n; i++) {
-                new Random(i * 31L + rnd.nextInt(3)).nextBytes(buf);
+                new Random(i * 31L + rnd.nextInt(5)).nextBytes(buf);
                 o.write(buf);
             }
             o.write(("tail " + rnd.nextInt(3)).getBytes(StandardCharsets.US_ASCII));
