@@ -12,6 +12,7 @@ import org.jpbs.server.auth.Authid;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.auth.Privilege;
 import org.jpbs.server.http.ApiException;
+import org.jpbs.server.http.HiddenPaths;
 
 /**
  * The permission checks of one authenticated REST call (spec {@code pbs-protocol.md} §4.3,
@@ -81,7 +82,9 @@ record Access(FileAuthenticator auth, String authid, DatastoreCache stores) {
      * @throws IOException the maintenance refusal (400) or an unknown store
      */
     DatastoreHandle lookup(String store, Operation op) throws IOException {
-        return stores.lookup(store, op);
+        DatastoreHandle h = stores.lookup(store, op);
+        HiddenPaths.addRoot(h.datastore().root(), HiddenPaths.DATASTORE); // error answers show paths relative to it
+        return h;
     }
 
     /**
