@@ -28,6 +28,7 @@ import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotWriter;
 import org.jpbs.server.api.JpbsRestHandler;
+import org.jpbs.server.api.LocalDatastoreJobs;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.http.HiddenPaths;
@@ -89,7 +90,8 @@ class ServerPathsTest {
         auth.updateAcl("/", "root@pam!admin", "Admin", true, false);
         FileAuthenticator fa = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, Map.of("store", root), "127.0.0.1", 0);
-        server = JpbsServer.start(sc, fa, JpbsRestHandler.create(sc, fa).withFailureDelays(Duration.ZERO, Duration.ZERO));
+        JpbsRestHandler rest = JpbsRestHandler.create(sc, fa).withFailureDelays(Duration.ZERO, Duration.ZERO);
+        server = JpbsServer.start(sc, fa, rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam"))));
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(null, new TrustManager[] {new DatastoreAdminTest.TrustAll()}, null);
         http = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).build();
@@ -182,6 +184,33 @@ class ServerPathsTest {
                 + "&file-name=index.json.blob");
         assertNotEquals(200, r.statusCode(), r.body());
         assertNoServerPath(r.body());
+    }
+
+    @Test
+    void taskLogsAndStatusesCarryNoServerPath() throws Exception {
+        HttpResponse<String> r = rest("POST", DS + "/store/verify?backup-type=host&backup-id=mixed&backup-time=" + (T + 60));
+        assertEquals(200, r.statusCode(), r.body());
+        String upid = DatastoreAdminTest.JSON.readTree(r.body()).get("data").asText();
+        String u = java.net.URLEncoder.encode(upid, StandardCharsets.UTF_8);
+        String exit = null;
+        for (int i = 0; i < 1200 && exit == null; i++) {
+            com.fasterxml.jackson.databind.JsonNode st = DatastoreAdminTest.JSON.readTree(
+                    rest("GET", "/api2/json/nodes/localhost/tasks/" + u + "/status").body()).get("data");
+            if (st.get("status").asText().equals("stopped")) {
+                exit = st.get("exitstatus").asText();
+            } else {
+                Thread.sleep(50);
+            }
+        }
+        assertNotNull(exit, "task ended");
+        assertNotEquals("OK", exit);
+        assertNoServerPath(exit);
+        String log = rest("GET", "/api2/json/nodes/localhost/tasks/" + u + "/log?limit=0").body();
+        assertNoServerPath(log);
+        assertTrue(log.contains("host/mixed/2023-11-14T22:14:20Z/index.json.blob"), log);
+        String list = rest("GET", "/api2/json/nodes/localhost/tasks?limit=0&errors=1").body();
+        assertNoServerPath(list);
+        assertNoServerPath(rest("GET", "/api2/json/nodes/localhost/tasks/" + u + "/log?download=1").body());
     }
 
     @Test
