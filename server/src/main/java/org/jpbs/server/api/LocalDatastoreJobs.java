@@ -124,12 +124,12 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
         return log -> {
             Datastore store = ds.datastore();
             List<BackupSnapshotRef> targets = new ArrayList<>();
-            scope.limitedTo().ifPresent(who -> log.log("limiting to backups owned by " + who));
             if (params.containsKey("backup-time")) {
                 targets.add(new BackupSnapshotRef(group(params), Long.parseLong(params.get("backup-time"))));
             } else if (params.containsKey("backup-type")) {
                 targets.addAll(newestFirst(store, group(params)));
             } else {
+                scope.limitedTo().ifPresent(who -> log.log("limiting to backups owned by " + who));
                 for (BackupNamespace n : store.listNamespaces(ns, maxDepth)) {
                     for (BackupGroupRef g : store.listGroups(n)) {
                         if (!scope.includes(g)) {

@@ -91,6 +91,11 @@ class JobPermissionsTest {
             cfg.updateAcl("/datastore", "alice@pbs!" + t[0], t[1], true, false);
             caller.put(t[0], OwnershipApiTest.token("alice@pbs!" + t[0], secret));
         }
+        // per namespace: own groups only at the root, every group in namespace team
+        String nsSecret = cfg.createToken("alice@pbs", "nsadmin", null);
+        cfg.updateAcl("/datastore", "alice@pbs!nsadmin", "DatastorePowerUser", true, false);
+        cfg.updateAcl("/datastore/" + STORE + "/team", "alice@pbs!nsadmin", "DatastoreAdmin", true, false);
+        caller.put("nsadmin", OwnershipApiTest.token("alice@pbs!nsadmin", nsSecret));
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, roots, "127.0.0.1", 0);
         JpbsRestHandler rest = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
@@ -286,6 +291,21 @@ class JobPermissionsTest {
             assertFalse(task[1].contains(foreign), "log names a foreign group " + foreign + ":\n" + task[1]);
         }
         assertTrue(task[1].contains("host/power"), task[1]);
+    }
+
+    @Test
+    void pruneDatastoreDecidesPerNamespace() throws Exception {
+        String s = STORE;
+        String[] task = runTask(s, "prune-datastore", caller.get("nsadmin"), "keep-last=1");
+        assertEquals("OK", task[0], task[1]);
+        assertEquals(with(untouched(), "bobteam", 1), counts(s), "Modify on team prunes bob's group there, nothing at the root");
+        assertFalse(task[1].contains("host/bob\"") || task[1].contains("host/bob/"), task[1]);
+        assertTrue(task[1].contains("host/bobteam"), task[1]);
+        Resp r = post(s, "prune", caller.get("nsadmin"), "ns=team&backup-type=host&backup-id=bobteam&keep-last=1&dry-run=1");
+        assertEquals(200, r.status(), r.text());
+        r = post(s, "prune", caller.get("nsadmin"), "backup-type=host&backup-id=bob&keep-last=1");
+        assertEquals(400, r.status(), r.text());
+        assertEquals("backup owner check failed (alice@pbs!nsadmin != bob@pbs)", r.text());
     }
 
     @Test
