@@ -9,15 +9,32 @@ import org.jpbs.datastore.lock.LockedException;
  * errors (including {@link LockedException}, corrupt data, missing chunks) and invalid
  * arguments become 400 with their message, as PBS reports every handler error as 400 unless
  * it sets a status (spec {@code pbs-protocol.md} §4.1); anything else is an internal error 500
- * and is logged with its stack trace.
+ * and is logged with its stack trace. No answer carries a server path ({@link HiddenPaths}).
  */
 public final class ErrorMapper {
     private static final System.Logger LOG = System.getLogger(ErrorMapper.class.getName());
 
     private ErrorMapper() {}
 
-    /** The error as an {@link ApiException} (the same object if it is one already). */
+    /**
+     * The error as an {@link ApiException}, its message without server paths
+     * ({@link HiddenPaths}; 401, 403 and 404 answers are built from URL and ACL paths only and
+     * kept as they are).
+     */
     public static ApiException map(Throwable t) {
+        ApiException a = mapRaw(t);
+        if (a.status() == 401 || a.status() == 403 || a.status() == 404) {
+            return a;
+        }
+        String hidden = HiddenPaths.hide(a.getMessage());
+        if (hidden == null || hidden.equals(a.getMessage())) {
+            return a;
+        }
+        LOG.log(Level.INFO, "error answer " + a.status() + " (server paths hidden from the client): " + a.getMessage());
+        return new ApiException(a.status(), hidden);
+    }
+
+    private static ApiException mapRaw(Throwable t) {
         if (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
             t = t.getCause();
         }
