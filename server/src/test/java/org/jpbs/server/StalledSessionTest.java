@@ -185,6 +185,35 @@ class StalledSessionTest {
     }
 
     @Test
+    void readerThatStopsReadingLosesItsSnapshotLockAfterTheStallLimit() throws Exception {
+        try (TestServer s = TestServer.start(tmp, timeouts(3600, 2), "store1")) {
+            Backups.imageBackup(s, "store1", "100", T0, Backups.random(1, 70_000));
+            s.awaitIdle();
+            try (PbsTestClient c = s.reader(Backups.backupQuery("store1", "100", T0).replace("&benchmark=false", ""))) {
+                assertEquals(200, c.call("GET", "/download?file-name=index.json.blob").status());
+                c.channel().config().setAutoRead(false); // the client stops reading from its socket
+                List<CompletableFuture<PbsTestClient.Resp>> downloads = new java.util.ArrayList<>();
+                for (int i = 0; i < 32; i++) { // 32 MiB of answers: more than the socket buffers hold
+                    downloads.add(c.request("GET", "/speedtest", null, null));
+                }
+                long t0 = System.nanoTime();
+                Path snap = s.ds("store1").snapshotDir(BackupProtocolTest.vm("100", T0));
+                org.junit.jupiter.api.Assertions.assertThrows(LockedException.class,
+                        () -> DirLock.exclusive(snap, "snapshot", "test").close(), "the reader holds the snapshot");
+                long deadline = System.nanoTime() + Duration.ofSeconds(2).plus(MARGIN).toNanos();
+                while (s.server.activeSessions() > 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                assertEquals(0, s.server.activeSessions(), "the stuck reader still holds its snapshot after " + ms + " ms");
+                System.out.println("stuck reader released after " + ms + " ms (limit 2000 ms)");
+                DirLock.exclusive(snap, "snapshot", "test").close(); // free: could be pruned now
+                assertFalse(downloads.stream().allMatch(CompletableFuture::isDone), "not every answer could be sent");
+            }
+        }
+    }
+
+    @Test
     void slowButProgressingUploadIsNotCut() throws Exception {
         try (TestServer s = TestServer.start(tmp, timeouts(1, 1), "store1")) {
             Backups.imageBackup(s, "store1", "100", T0, Backups.random(1, 70_000));

@@ -40,8 +40,8 @@ import java.util.concurrent.TimeUnit;
  *       in progress, or of the last DATA frame if that did not end its stream and no other frame
  *       followed. Bytes arriving then count for that stream as they arrive, not only once the
  *       codec has the whole frame (frames are up to 4 MiB: a slow client's chunk may take
- *       minutes). It is also where the connection is closed (below the codec, so no graceful
- *       HTTP/2 shutdown waits for the stalled streams).</li>
+ *       minutes). An idle connection is closed here (below the codec, so no graceful HTTP/2
+ *       shutdown waits for open streams), a stalled one below TLS.</li>
  *   <li>{@link #frames()} sits between the codec and the stream multiplexer: it sees each
  *       stream's request start and end and the response the server writes.</li>
  * </ul>
@@ -71,6 +71,7 @@ final class SessionWatchdog {
     private final Frames frames = new Frames();
     private Http2Connection connection;
     private ChannelHandlerContext rawCtx;
+    private ChannelHandlerContext tcpCtx;
     private ScheduledFuture<?> timer;
     private long lastActivity = System.nanoTime();
     private long lastOutput = lastActivity;
@@ -167,16 +168,16 @@ final class SessionWatchdog {
             } else if (!reading) {
                 st.lastIn = now; // the server paused reading: the client is not stalled
             } else if (now - st.lastIn >= stallNanos) {
-                close("request '" + st.request + "' received no data for " + seconds(now - st.lastIn));
+                close("request '" + st.request + "' received no data for " + seconds(now - st.lastIn), false);
                 return;
             }
         }
         if (sending > 0 && now - lastOutput >= stallNanos) {
-            close("no response data could be sent for " + seconds(now - lastOutput));
+            close("no response data could be sent for " + seconds(now - lastOutput), false);
             return;
         }
         if (!busy && now - lastActivity >= idleNanos) {
-            close("no request made progress for " + seconds(now - lastActivity));
+            close("no request made progress for " + seconds(now - lastActivity), true);
             return;
         }
         schedule();
@@ -186,10 +187,19 @@ final class SessionWatchdog {
         return TimeUnit.NANOSECONDS.toSeconds(nanos) + " s";
     }
 
-    private void close(String why) {
+    /**
+     * Closes the connection: an idle one with a TLS {@code close_notify} (the client may be
+     * listening), a stalled one below TLS at once (a client that does not read would keep
+     * the {@code close_notify} from being flushed for seconds).
+     */
+    private void close(String why, boolean tlsClose) {
         closing = true;
         LOG.log(Level.INFO, "closing " + what + " from " + rawCtx.channel().remoteAddress() + ": " + why);
-        rawCtx.close();
+        if (tlsClose || tcpCtx == null) {
+            rawCtx.close();
+        } else {
+            tcpCtx.close();
+        }
     }
 
     /** Plain-text side: frame boundaries of what arrives, socket writes of what leaves; closes. */
@@ -276,6 +286,11 @@ final class SessionWatchdog {
 
     /** Encrypted side: bytes arriving for the body being received; response bytes reaching the socket. */
     private final class Tcp extends ChannelDuplexHandler {
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            tcpCtx = ctx;
+        }
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             boolean bytes = msg instanceof ByteBuf b && b.isReadable();
