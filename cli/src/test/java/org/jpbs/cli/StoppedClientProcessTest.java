@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 12 item 4 as it was found: a real {@code jpbs backup} process uploading to a server on
- * loopback is frozen with {@code SIGSTOP} in the middle of its upload. The server (idle and
+ * loopback (through a proxy that forwards 16 MiB/s, so its chunk uploads are in flight most of
+ * the time, as on a real network) is frozen with {@code SIGSTOP} in the middle of its upload. The server (idle and
  * stall limits of a few seconds) must end the session and release the group lock and the
  * datastore lock although the client's socket stays open: the next backup of the group
  * succeeds and a GC of another process may run, without the frozen client being killed.
@@ -46,6 +47,7 @@ class StoppedClientProcessTest {
     Path tmp;
 
     private Process client;
+    private ThrottlingProxy proxy;
 
     @AfterEach
     void cleanup() throws Exception {
@@ -53,6 +55,9 @@ class StoppedClientProcessTest {
             client.destroyForcibly();
             signal("CONT", client.pid()); // a stopped process only dies once continued
             client.waitFor(30, TimeUnit.SECONDS);
+        }
+        if (proxy != null) {
+            proxy.close();
         }
         FastTempDirs.deleteTree(tmp);
     }
@@ -99,22 +104,27 @@ class StoppedClientProcessTest {
                     Long.toString(T1), "qemu-server.conf:" + conf);
             assertEquals(0, base.exit(), base.all());
 
-            Path img = tmp.resolve("disk.img"); // 384 MiB of random data: an upload of some seconds
+            Path img = tmp.resolve("disk.img"); // 128 MiB of random data: through the proxy an upload of ~8 s
             try (OutputStream out = Files.newOutputStream(img)) {
                 Random rnd = new Random(12);
                 byte[] b = new byte[1 << 20];
-                for (int i = 0; i < 384; i++) {
+                for (int i = 0; i < 128; i++) {
                     rnd.nextBytes(b);
                     out.write(b);
                 }
             }
-            client = jpbs(env, "backup", "--backup-type", "vm", "--backup-id", "100", "--backup-time", Long.toString(T2),
+            // the client talks through a proxy that forwards its bytes at 16 MiB/s, so that (as on a real
+            // network) its uploads are in flight most of the time and the stop lands inside one
+            proxy = new ThrottlingProxy(server.port(), 16 << 20);
+            Map<String, String> viaProxy = new java.util.HashMap<>(env);
+            viaProxy.put("PBS_REPOSITORY", TOKEN_ID + "@127.0.0.1:" + proxy.port() + ":store1");
+            client = jpbs(viaProxy, "backup", "--backup-type", "vm", "--backup-id", "100", "--backup-time", Long.toString(T2),
                     "disk.img:" + img);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (server.activeSessions() == 0 && client.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
-            Thread.sleep(700); // into the upload
+            Thread.sleep(1500); // into the upload
             signal("STOP", client.pid());
             long stoppedAt = System.nanoTime();
             assertTrue(client.isAlive(), "the client was still uploading when it was stopped");
@@ -142,6 +152,76 @@ class StoppedClientProcessTest {
                     org.jpbs.core.api.BackupType.VM, "100"), T1).group();
             assertFalse(Files.exists(d.snapshotDir(new BackupSnapshotRef(group, T2))), "the frozen backup left no snapshot");
             assertEquals(List.of(), CliRunner.tempEntries(ds), "and no hidden directory");
+        }
+    }
+
+    /**
+     * A TCP proxy on 127.0.0.1 to a local port that forwards the client's bytes at a bounded
+     * rate (and the answers unthrottled); it keeps both sides open until one closes.
+     */
+    private static final class ThrottlingProxy implements AutoCloseable {
+        private final java.net.ServerSocket listener;
+        private final List<java.net.Socket> sockets = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        ThrottlingProxy(int target, long bytesPerSecond) throws IOException {
+            listener = new java.net.ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress());
+            Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    while (true) {
+                        java.net.Socket in = listener.accept();
+                        java.net.Socket out = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), target);
+                        sockets.add(in);
+                        sockets.add(out);
+                        Thread.ofPlatform().daemon().start(() -> pump(in, out, bytesPerSecond));
+                        Thread.ofPlatform().daemon().start(() -> pump(out, in, Long.MAX_VALUE));
+                    }
+                } catch (IOException e) {
+                    // closed
+                }
+            });
+        }
+
+        int port() {
+            return listener.getLocalPort();
+        }
+
+        private static void pump(java.net.Socket from, java.net.Socket to, long rate) {
+            byte[] buf = new byte[16 * 1024];
+            long start = System.nanoTime();
+            long sent = 0;
+            try {
+                for (int n; (n = from.getInputStream().read(buf)) >= 0; ) {
+                    to.getOutputStream().write(buf, 0, n);
+                    sent += n;
+                    if (rate != Long.MAX_VALUE) {
+                        long due = start + sent * 1_000_000_000L / rate;
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        }
+                    }
+                }
+                to.shutdownOutput();
+            } catch (IOException | InterruptedException e) {
+                // one side closed
+            } finally {
+                try {
+                    from.close();
+                    to.close();
+                } catch (IOException e) {
+                    // ignore
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            listener.close();
+            synchronized (sockets) {
+                for (java.net.Socket s : sockets) {
+                    s.close();
+                }
+            }
         }
     }
 }
