@@ -78,7 +78,10 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
                 throw ApiException.badRequest("unexpected http version '" + request.protocolVersion()
                         + "' (expected version < 2)");
             }
-            service = sessions.open(protocol, path, query, request, ctx.channel());
+            Http2Service svc = sessions.open(protocol, path, query, request, ctx.channel());
+            service = svc;
+            // from here on the session holds its locks: whatever ends the connection ends the session
+            ctx.channel().closeFuture().addListener(f -> svc.connectionClosed());
             return true;
         } catch (RuntimeException e) {
             ctx.channel().attr(UPGRADE_ERROR).set(ErrorMapper.map(e));
@@ -118,6 +121,5 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
         } catch (Http2Exception e) {
             ctx.fireExceptionCaught(e);
         }
-        ctx.channel().closeFuture().addListener(f -> svc.connectionClosed());
     }
 }

@@ -152,7 +152,10 @@ final class SessionWatchdog {
         }
         long now = System.nanoTime();
         boolean reading = ch.config().isAutoRead();
-        boolean busy = sending > 0;
+        boolean busy = sending > 0 || !reading; // not reading: the server is the bottleneck
+        if (!reading) {
+            lastActivity = now;
+        }
         for (Iterator<Map.Entry<Integer, StreamState>> it = streams.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Integer, StreamState> e = it.next();
             if (connection != null) {
