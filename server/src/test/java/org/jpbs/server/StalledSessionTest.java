@@ -40,6 +40,9 @@ class StalledSessionTest {
     private static final long T0 = 1_700_000_000L;
     private static final long T1 = T0 + 100;
     private static final long T2 = T0 + 200;
+    /** The stall or idle limit of the tests (long enough for the checks while the session lives). */
+    private static final int LIMIT_S = 4;
+    private static final Duration LIMIT = Duration.ofSeconds(LIMIT_S);
     /** Bound of every wait: the limits of the test plus a wide margin for a loaded machine. */
     private static final Duration MARGIN = Duration.ofSeconds(20);
 
@@ -51,10 +54,13 @@ class StalledSessionTest {
                 ServerTimeouts.DEFAULT_TCP_KEEPALIVE);
     }
 
-    /** The stalled session holds all its locks: checks them, then waits until it is gone. */
-    private long assertLockedThenReleased(TestServer s, PbsTestClient stalled, Duration limit) throws Exception {
+    /**
+     * The stalled session holds all its locks: checks them (quickly: well within the limit),
+     * then waits until it is gone and checks that they are free.
+     */
+    private long assertLockedThenReleased(TestServer s, LockProbe probe, PbsTestClient stalled, Duration limit)
+            throws Exception {
         long t0 = System.nanoTime();
-        Path root = s.dir.resolve("ds-store1");
         // while the session lives: group, datastore and base snapshot are locked
         PbsTestClient.Resp refused;
         try (PbsTestClient other = PbsTestClient.connect(s.port(), s.server.fingerprint(), PbsTestClient.BACKUP)) {
@@ -63,7 +69,7 @@ class StalledSessionTest {
         }
         assertEquals(400, refused.status());
         assertEquals("unable to acquire lock on backup group vm/100 - another backup is already running", refused.text());
-        assertTrue(gcProbe(root).startsWith("GC REFUSED"), "a GC of another process is refused while the backup runs");
+        assertTrue(probe.tryLock("exclusive").startsWith("REFUSED"), "the backup holds the datastore lock shared");
         assertTrue(baseLocked(s), "the base snapshot is share-locked");
         assertEquals(1, tmpDirs(s).size(), "the writer's hidden directory");
 
@@ -76,7 +82,7 @@ class StalledSessionTest {
         assertTrue(stalled.channel().closeFuture().await(10, TimeUnit.SECONDS), "the server closed the connection");
         System.out.println("stalled session released after " + elapsedMs + " ms (limit " + limit.toMillis() + " ms)");
 
-        assertEquals("GC LOCKED", gcProbe(root), "a GC of another process may run");
+        assertEquals("LOCKED", probe.tryLock("gc"), "a GC of another process may run");
         assertFalse(baseLocked(s), "the base snapshot is free (may be pruned)");
         assertEquals(List.of(), tmpDirs(s), "the hidden snapshot directory was removed");
         Backups.imageBackup(s, "store1", "100", T2, Backups.random(9, 70_000));
@@ -101,14 +107,32 @@ class StalledSessionTest {
         }
     }
 
-    /** Tries the GC lock from a second JVM. */
-    private static String gcProbe(Path root) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                GcLockProbeMain.class.getName(), root.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        return out;
+    /** A second JVM that tries datastore locks on request ({@link GcLockProbeMain}). */
+    private static final class LockProbe implements AutoCloseable {
+        private final Process p;
+        private final java.io.BufferedReader out;
+
+        LockProbe(Path root) throws IOException {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                    GcLockProbeMain.class.getName(), root.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("READY", out.readLine());
+        }
+
+        /** {@code "gc"} or {@code "exclusive"}: "LOCKED" or "REFUSED: ...". */
+        String tryLock(String kind) throws IOException {
+            p.getOutputStream().write((kind + "\n").getBytes(StandardCharsets.UTF_8));
+            p.getOutputStream().flush();
+            return out.readLine();
+        }
+
+        @Override
+        public void close() throws Exception {
+            p.getOutputStream().close();
+            p.waitFor(30, TimeUnit.SECONDS);
+            p.destroyForcibly();
+        }
     }
 
     /** A finished base snapshot at T0, then a session at T1 that uses it. */
@@ -127,21 +151,23 @@ class StalledSessionTest {
 
     @Test
     void clientFrozenInTheMiddleOfAChunkUploadLosesItsLocksAfterTheStallLimit() throws Exception {
-        try (TestServer s = TestServer.start(tmp, timeouts(3600, 2), "store1"); PbsTestClient c = sessionWithBase(s)) {
+        try (TestServer s = TestServer.start(tmp, timeouts(3600, LIMIT_S), "store1"); LockProbe probe = new LockProbe(s.dir.resolve("ds-store1"));
+             PbsTestClient c = sessionWithBase(s)) {
             EncodedChunk ch = EncodedChunk.encode(Backups.random(2, 1 << 20), 0, 1 << 20, true);
             int wid = fixedIndex(c, 1 << 20);
             // from now on the client's socket gets 256 KiB more, then nothing: frozen inside one DATA frame
             c.channel().pipeline().addFirst("freeze", new TrickleHandler(64 * 1024, 10, 256 * 1024));
             CompletableFuture<PbsTestClient.Resp> upload = c.request("POST", Backups.chunkQuery("fixed", wid, ch),
                     "application/octet-stream", ch.blob().raw());
-            assertLockedThenReleased(s, c, Duration.ofSeconds(2));
+            assertLockedThenReleased(s, probe, c, LIMIT);
             assertTrue(upload.isCompletedExceptionally() || upload.isDone(), "the stalled upload was not answered");
         }
     }
 
     @Test
     void streamOpenedWithoutAnyBodyLosesItsLocksAfterTheStallLimit() throws Exception {
-        try (TestServer s = TestServer.start(tmp, timeouts(3600, 2), "store1"); PbsTestClient c = sessionWithBase(s)) {
+        try (TestServer s = TestServer.start(tmp, timeouts(3600, LIMIT_S), "store1"); LockProbe probe = new LockProbe(s.dir.resolve("ds-store1"));
+             PbsTestClient c = sessionWithBase(s)) {
             EncodedChunk ch = EncodedChunk.encode(Backups.random(3, 5000), 0, 5000, true);
             int wid = fixedIndex(c, 5000);
             Http2StreamChannel st = new Http2StreamChannelBootstrap(c.channel()).handler(new ChannelInboundHandlerAdapter())
@@ -150,20 +176,21 @@ class StalledSessionTest {
             h.method("POST").path(Backups.chunkQuery("fixed", wid, ch)).scheme("https").authority("localhost:8007");
             h.set("content-type", "application/octet-stream");
             st.writeAndFlush(new DefaultHttp2HeadersFrame(h, false)).sync(); // headers, then no byte of the body
-            assertLockedThenReleased(s, c, Duration.ofSeconds(2));
+            assertLockedThenReleased(s, probe, c, LIMIT);
         }
     }
 
     @Test
     void sessionKeptBusyOnlyWithPingsIsClosedAfterTheIdleLimit() throws Exception {
-        try (TestServer s = TestServer.start(tmp, timeouts(2, 3600), "store1"); PbsTestClient c = sessionWithBase(s)) {
+        try (TestServer s = TestServer.start(tmp, timeouts(LIMIT_S, 3600), "store1"); LockProbe probe = new LockProbe(s.dir.resolve("ds-store1"));
+             PbsTestClient c = sessionWithBase(s)) {
             fixedIndex(c, 5000);
             // the client stays connected and sends HTTP/2 PINGs, but makes no request
             var pings = c.channel().eventLoop().scheduleAtFixedRate(
                     () -> c.channel().writeAndFlush(new DefaultHttp2PingFrame(System.nanoTime())), 0, 200,
                     TimeUnit.MILLISECONDS);
             try {
-                assertLockedThenReleased(s, c, Duration.ofSeconds(2));
+                assertLockedThenReleased(s, probe, c, LIMIT);
             } finally {
                 pings.cancel(false);
             }
@@ -172,7 +199,8 @@ class StalledSessionTest {
 
     @Test
     void clientThatSentGoAwayButKeepsTheSocketOpenIsClosedAfterTheIdleLimit() throws Exception {
-        try (TestServer s = TestServer.start(tmp, timeouts(2, 3600), "store1"); PbsTestClient c = sessionWithBase(s)) {
+        try (TestServer s = TestServer.start(tmp, timeouts(LIMIT_S, 3600), "store1"); LockProbe probe = new LockProbe(s.dir.resolve("ds-store1"));
+             PbsTestClient c = sessionWithBase(s)) {
             fixedIndex(c, 5000);
             Http2StreamChannel st = new Http2StreamChannelBootstrap(c.channel()).handler(new ChannelInboundHandlerAdapter())
                     .open().sync().getNow();
@@ -180,13 +208,13 @@ class StalledSessionTest {
             h.method("POST").path("/fixed_close?wid=1").scheme("https").authority("localhost:8007");
             st.writeAndFlush(new DefaultHttp2HeadersFrame(h, false)).sync(); // a request left open
             c.channel().writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.NO_ERROR)).sync();
-            assertLockedThenReleased(s, c, Duration.ofSeconds(2));
+            assertLockedThenReleased(s, probe, c, LIMIT);
         }
     }
 
     @Test
     void readerThatStopsReadingLosesItsSnapshotLockAfterTheStallLimit() throws Exception {
-        try (TestServer s = TestServer.start(tmp, timeouts(3600, 2), "store1")) {
+        try (TestServer s = TestServer.start(tmp, timeouts(3600, LIMIT_S), "store1")) {
             Backups.imageBackup(s, "store1", "100", T0, Backups.random(1, 70_000));
             s.awaitIdle();
             try (PbsTestClient c = s.reader(Backups.backupQuery("store1", "100", T0).replace("&benchmark=false", ""))) {
@@ -200,13 +228,13 @@ class StalledSessionTest {
                 Path snap = s.ds("store1").snapshotDir(BackupProtocolTest.vm("100", T0));
                 org.junit.jupiter.api.Assertions.assertThrows(LockedException.class,
                         () -> DirLock.exclusive(snap, "snapshot", "test").close(), "the reader holds the snapshot");
-                long deadline = System.nanoTime() + Duration.ofSeconds(2).plus(MARGIN).toNanos();
+                long deadline = System.nanoTime() + LIMIT.plus(MARGIN).toNanos();
                 while (s.server.activeSessions() > 0 && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }
                 long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 assertEquals(0, s.server.activeSessions(), "the stuck reader still holds its snapshot after " + ms + " ms");
-                System.out.println("stuck reader released after " + ms + " ms (limit 2000 ms)");
+                System.out.println("stuck reader released after " + ms + " ms (limit " + LIMIT.toMillis() + " ms)");
                 DirLock.exclusive(snap, "snapshot", "test").close(); // free: could be pruned now
                 assertFalse(downloads.stream().allMatch(CompletableFuture::isDone), "not every answer could be sent");
             }
