@@ -91,9 +91,9 @@ class StoppedClientProcessTest {
         Datastore.create(ds, SyncLevel.NONE);
         ServerConfig config = new ServerConfig(tmp.resolve("config"), Map.of("store1", ds), "127.0.0.1", 0);
         StaticTokenAuthenticator auth = new StaticTokenAuthenticator(Map.of(TOKEN_ID, SECRET));
-        ServerTimeouts limits = new ServerTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(4), Duration.ofSeconds(3),
+        ServerTimeouts limits = new ServerTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(6), Duration.ofSeconds(5),
                 ServerTimeouts.DEFAULT_TCP_KEEPALIVE);
-        Duration limit = Duration.ofSeconds(4);
+        Duration limit = Duration.ofSeconds(6);
         try (JpbsServer server = JpbsServer.start(config, auth, new DefaultRestHandler(auth), ServerServices.open(config),
                 limits)) {
             Map<String, String> env = Map.of("PBS_REPOSITORY", TOKEN_ID + "@127.0.0.1:" + server.port() + ":store1",
