@@ -37,8 +37,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #raw()} sits right after TLS, before the HTTP/2 codec. It follows the frame
  *       boundaries of the plain-text byte stream (preface, then 9-byte frame headers and
  *       payloads), so it knows which stream's body is coming in: the stream of the DATA frame
- *       in progress, or of the last DATA frame if that did not end its stream and no other frame
- *       followed. Bytes arriving then count for that stream as they arrive, not only once the
+ *       in progress, or of the last HEADERS or DATA frame if that did not end its stream and no
+ *       other frame followed. Bytes arriving then count for that stream as they arrive, not only once the
  *       codec has the whole frame (frames are up to 4 MiB: a slow client's chunk may take
  *       minutes). An idle connection is closed here (below the codec, so no graceful HTTP/2
  *       shutdown waits for open streams), a stalled one below TLS.</li>
