@@ -35,6 +35,11 @@ import picocli.CommandLine.Command;
         description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
         subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
             GcCommand.class, PruneCommand.class, VerifyCommand.class,
+            org.jpbs.cli.manage.ListCommand.class, org.jpbs.cli.manage.StatusCommand.class,
+            org.jpbs.cli.manage.ChangeOwnerCommand.class, org.jpbs.cli.manage.NamespaceCommand.class,
+            org.jpbs.cli.manage.TaskCommand.class, org.jpbs.cli.manage.LoginCommand.class,
+            org.jpbs.cli.manage.LoginCommand.Logout.class, org.jpbs.cli.manage.BenchmarkCommand.class,
+            org.jpbs.cli.manage.CompletionCommand.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
             VmaCommand.class,
             CommandLine.HelpCommand.class},
@@ -85,6 +90,11 @@ public final class Main implements Callable<Integer> {
         ctx.out().flush();
         ctx.err().flush();
         return rc;
+    }
+
+    /** The command model of {@code jpbs} (for generated man pages), on the system context. */
+    public static CommandLine.Model.CommandSpec commandSpec() {
+        return new Main(CliContext.system()).commandLine().getCommandSpec();
     }
 
     /** The configured picocli command tree (streams, error handling, factory). */

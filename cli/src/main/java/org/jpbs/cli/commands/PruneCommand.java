@@ -63,6 +63,9 @@ public final class PruneCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Only show what would be kept and removed.")
     boolean dryRun;
 
+    @Mixin
+    OutputFormatOption format;
+
     /** Creates the command; {@code ctx} gives its streams and environment. */
     public PruneCommand(CliContext ctx) {
         this.ctx = ctx;
@@ -71,7 +74,19 @@ public final class PruneCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
-        BackupGroupRef g = BackupGroupRef.parse(Snapshots.namespace(ns), group);
+        BackupGroupRef g;
+        try {
+            g = BackupGroupRef.parse(Snapshots.namespace(ns), group);
+        } catch (org.jpbs.cli.UsageException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new org.jpbs.cli.UsageException("GROUP: " + e.getMessage(), e);
+        }
+        if (repo.isRemote(ctx)) {
+            try (org.jpbs.client.remote.PbsClient pbs = repo.client(ctx)) {
+                return RemoteJobs.prune(ctx, pbs, g, opts, dryRun, format, output);
+            }
+        }
         Datastore ds = repo.open(ctx, false, Operation.WRITE);
         if (!g.ns().isRoot() && !ds.namespaceExists(g.ns())) {
             throw new IllegalArgumentException("--ns: namespace '" + g.ns() + "' not found in " + ds.root());

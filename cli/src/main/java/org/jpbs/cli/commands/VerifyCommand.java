@@ -46,6 +46,9 @@ public final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--ns", paramLabel = "NS", description = "Namespace of SNAPSHOT (default: root); without SNAPSHOT: this namespace and those below it.")
     String ns;
 
+    @Mixin
+    OutputFormatOption format;
+
     @Option(names = "--ignore-verified", description = "Skip snapshots verified before (see --outdated-after).")
     boolean ignoreVerified;
 
@@ -68,6 +71,15 @@ public final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (outdatedAfter != null && outdatedAfter < 0) {
             throw new UsageException("--outdated-after must be >= 0 days, got " + outdatedAfter);
+        }
+        if (repo.isRemote(ctx)) {
+            if (chunkOrder != null || threads != null) {
+                throw new UsageException("--chunk-order and --threads work on a local datastore only");
+            }
+            try (org.jpbs.client.remote.PbsClient pbs = repo.client(ctx)) {
+                return RemoteJobs.verify(ctx, pbs, Snapshots.namespace(ns), snapshot, ignoreVerified, outdatedAfter,
+                        format, output);
+            }
         }
         TuningOptions to = new TuningOptions();
         to.chunkOrder = chunkOrder;
