@@ -70,7 +70,7 @@ final class DatastoreJobsApi {
                 "ignore-verified", "outdated-after", "max-depth", "ns"));
         boolean type = p.optBackupType().isPresent();
         boolean id = p.optBackupId().isPresent();
-        boolean time = p.opt("backup-time").isPresent();
+        boolean time = p.text("backup-time").isPresent(); // an integer in a JSON body, as the PBS client sends it
         if (time) {
             p.backupTime();
         }
