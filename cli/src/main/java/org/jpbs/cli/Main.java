@@ -43,15 +43,21 @@ import picocli.CommandLine.Command;
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
             VmaCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore, else",
-            "$PBS_REPOSITORY, else ~/.local/share/jpbs/datastore (created on first use). A local",
-            "directory is written as a path (/srv/store, ./store, ~/store); a bare name (store1)",
-            "is a datastore on the server at localhost:8007 as root@pam, as for proxmox-backup-client.",
-            "A server needs $PBS_PASSWORD (password or API token secret) and, for a",
-            "self-signed certificate, $PBS_FINGERPRINT or --fingerprint.",
-            "Encryption: backup/restore --keyfile KEY (passphrase: $PBS_ENCRYPTION_PASSWORD); 'jpbs key --help'.",
-            "Exit codes: 0 success, 1 error while running, 2 usage error (bad option, argument or",
-            "option-like variable such as PBS_REPOSITORY). Each command has --help."})
+        footer = {"",
+            "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore, else $PBS_REPOSITORY,"
+                + " else ~/.local/share/jpbs/datastore (created on first use). A local directory is written as a"
+                + " path (/srv/store, ./store, ~/store); a bare name (store1) is a datastore on the server at"
+                + " localhost:8007 as root@pam, as for proxmox-backup-client.",
+            "",
+            "Server: the password or API token secret comes from $PBS_PASSWORD (else a cached ticket of"
+                + " 'jpbs login', else a prompt on a terminal); a self-signed certificate needs $PBS_FINGERPRINT or"
+                + " --fingerprint, or is accepted once at a prompt and remembered.",
+            "",
+            "Encryption: backup/restore --keyfile KEY (passphrase: $PBS_ENCRYPTION_PASSWORD); see 'jpbs key --help'.",
+            "",
+            "Exit codes: 0 success, 1 error while running, 2 usage error (bad option, argument or option-like"
+                + " variable such as PBS_REPOSITORY). Each command has --help; 'jpbs completion bash' prints a"
+                + " completion script."})
 public final class Main implements Callable<Integer> {
     private final CliContext ctx;
 
@@ -64,8 +70,35 @@ public final class Main implements Callable<Integer> {
 
     /** Runs the command line on the real process streams and exits the JVM with its exit code. */
     public static void main(String[] args) {
+        configureJvm();
         int rc = run(args);
         System.exit(rc);
+    }
+
+    /** Log line format: one line, ISO-8601 local time with offset, level, logger, message, stack trace. */
+    public static final String LOG_FORMAT = "%1$tFT%1$tT.%1$tL%1$tz %4$s %3$s: %5$s%6$s%n";
+
+    /**
+     * Process-wide settings made before any library class loads: server log lines as
+     * {@link #LOG_FORMAT} ({@code java.util.logging.SimpleFormatter.format}), and Netty's machine
+     * id ({@code io.netty.machineId}, a random locally administered MAC) so that a host without a
+     * network interface is not warned about on every command ("Failed to find a usable hardware
+     * address"). Settings given with {@code -D} win.
+     */
+    public static void configureJvm() {
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", LOG_FORMAT);
+        }
+        if (System.getProperty("io.netty.machineId") == null) {
+            byte[] mac = new byte[6];
+            new java.security.SecureRandom().nextBytes(mac);
+            mac[0] = (byte) ((mac[0] & 0xfc) | 0x02); // unicast, locally administered
+            StringBuilder b = new StringBuilder();
+            for (byte x : mac) {
+                b.append(b.isEmpty() ? "" : ":").append(String.format("%02x", x & 0xff));
+            }
+            System.setProperty("io.netty.machineId", b.toString());
+        }
     }
 
     /**

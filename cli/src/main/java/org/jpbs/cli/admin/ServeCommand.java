@@ -120,6 +120,12 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         ServerConfig cfg = new ServerConfig(configDir, stores, bind, port);
+        if (!Files.exists(configDir.resolve(org.jpbs.server.tls.ServerCertificate.CERT_FILE))) {
+            // RSA key generation takes seconds on a slow machine: say why nothing happens
+            ctx.err().println("jpbs serve: first start: creating the TLS certificate and ticket signing keys in "
+                    + configDir + " (this can take a few seconds)...");
+            ctx.err().flush();
+        }
         FileAuthenticator auth = FileAuthenticator.open(configDir);
         CountDownLatch stopped = new CountDownLatch(1);
         try (JpbsServer server = JpbsServer.start(cfg, auth, withJobs(JpbsRestHandler.create(cfg, auth)))) {

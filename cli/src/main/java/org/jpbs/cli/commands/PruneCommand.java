@@ -23,7 +23,8 @@ import picocli.CommandLine.Parameters;
  * removal failures are warnings, and the exit status is 1 if any snapshot to remove is left.
  * Without any keep option everything is kept.
  */
-@Command(name = "prune", description = "Remove the snapshots of GROUP that the --keep-* options do not keep.")
+@Command(name = "prune", sortOptions = false,
+        description = "Remove the snapshots of GROUP that the --keep-* options do not keep.")
 public final class PruneCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
@@ -48,16 +49,16 @@ public final class PruneCommand implements Callable<Integer> {
     @Option(names = "--keep-hourly", paramLabel = "N", description = "Keep the newest snapshot of each of the last N hours with snapshots.")
     Integer keepHourly;
 
-    @Option(names = "--keep-daily", paramLabel = "N", description = "... of the last N days.")
+    @Option(names = "--keep-daily", paramLabel = "N", description = "Keep the newest snapshot of each of the last N days with snapshots.")
     Integer keepDaily;
 
-    @Option(names = "--keep-weekly", paramLabel = "N", description = "... of the last N ISO weeks.")
+    @Option(names = "--keep-weekly", paramLabel = "N", description = "Keep the newest snapshot of each of the last N ISO weeks with snapshots.")
     Integer keepWeekly;
 
-    @Option(names = "--keep-monthly", paramLabel = "N", description = "... of the last N months.")
+    @Option(names = "--keep-monthly", paramLabel = "N", description = "Keep the newest snapshot of each of the last N months with snapshots.")
     Integer keepMonthly;
 
-    @Option(names = "--keep-yearly", paramLabel = "N", description = "... of the last N years.")
+    @Option(names = "--keep-yearly", paramLabel = "N", description = "Keep the newest snapshot of each of the last N years with snapshots.")
     Integer keepYearly;
 
     @Option(names = "--dry-run", description = "Only show what would be kept and removed.")

@@ -186,10 +186,18 @@ public final class RepositoryOptions {
         Location loc = location(ctx);
         checkMaintenance(ctx, loc.path(), op);
         if (create || loc.isDefault()) {
+            boolean announce = loc.isDefault() && !Files.exists(loc.path().resolve(".chunks"));
             if (loc.isDefault()) {
                 Files.createDirectories(loc.path().getParent());
             }
-            return Datastore.openOrCreate(loc.path());
+            Datastore ds = Datastore.openOrCreate(loc.path());
+            if (announce) {
+                // said once: the next run finds it
+                ctx.err().println("jpbs: created the default datastore " + loc.path()
+                        + " (no --repository or $PBS_REPOSITORY given)");
+                ctx.err().flush();
+            }
+            return ds;
         }
         if (!Files.exists(loc.path())) {
             throw new IOException("repository " + loc.path() + " does not exist (create it with 'jpbs datastore create "

@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
  * datastore (spec {@code pbs-datastore-ops.md} §3). Prints one line per snapshot (ok, failed,
  * skipped) to stdout and each problem to stderr; exits 1 if any snapshot failed.
  */
-@Command(name = "verify", description = "Check the chunks and files of snapshots; mark corrupt chunks .bad.")
+@Command(name = "verify", description = "Check the chunks and files of snapshots; corrupt chunks are renamed to end in .bad (local datastore), or run on a server.")
 public final class VerifyCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
