@@ -450,4 +450,95 @@ class ServerManagementCliTest {
                 || Files.readString(man.resolve("jpbs.1")).contains("jpbs-namespace (1)"));
         assertEquals(2, cli().run("completion", "fish").exit());
     }
+
+    /** A scripted person at the terminal: answers the certificate question, types a password. */
+    static final class Person implements org.jpbs.client.remote.Interaction {
+        final boolean trust;
+        final String password;
+        final List<String> asked = new ArrayList<>();
+
+        Person(boolean trust, String password) {
+            this.trust = trust;
+            this.password = password;
+        }
+
+        @Override
+        public boolean canAsk() {
+            return true;
+        }
+
+        @Override
+        public boolean trustCertificate(String srv, String fingerprint) {
+            asked.add("trust " + srv + " " + fingerprint);
+            return trust;
+        }
+
+        @Override
+        public String password(String authId, String srv) {
+            asked.add("password " + authId + " " + srv);
+            return password;
+        }
+    }
+
+    @Test
+    @Order(17)
+    void anUnknownCertificateIsAcceptedAtThePromptAndRememberedAndAPasswordIsAskedFor() throws Exception {
+        Path fps = shared.resolve("prompt/fingerprints");
+        Path tickets = shared.resolve("prompt/tickets");
+        var repo = org.jpbs.client.remote.Repository.parse(server.userRepository());
+        var noSecret = new org.jpbs.client.remote.Credentials(null, null);
+        Person no = new Person(false, NetTestServer.ROOT_PASSWORD);
+        try (var pbs = new org.jpbs.client.remote.PbsClient(repo, noSecret, new org.jpbs.client.remote.ClientState(
+                new org.jpbs.client.remote.TicketCache(tickets), new org.jpbs.client.remote.FingerprintStore(fps), no))) {
+            org.junit.jupiter.api.Assertions.assertThrows(org.jpbs.client.http.UntrustedCertificateException.class,
+                    () -> pbs.get("/api2/json/version", org.jpbs.client.http.Query.of()));
+        }
+        // as proxmox-backup-client: the password is asked first, then the certificate at the first connection
+        assertEquals(List.of("password root@pam 127.0.0.1:" + server.port(),
+                "trust 127.0.0.1:" + server.port() + " " + server.fingerprint()), no.asked);
+        assertFalse(Files.exists(fps));
+
+        Person yes = new Person(true, NetTestServer.ROOT_PASSWORD);
+        try (var pbs = new org.jpbs.client.remote.PbsClient(repo, noSecret, new org.jpbs.client.remote.ClientState(
+                new org.jpbs.client.remote.TicketCache(tickets), new org.jpbs.client.remote.FingerprintStore(fps), yes))) {
+            JsonNode groups = pbs.get(pbs.datastorePath() + "/groups", org.jpbs.client.http.Query.of());
+            assertEquals(1, groups.size());
+        }
+        assertEquals(List.of("password root@pam 127.0.0.1:" + server.port(),
+                "trust 127.0.0.1:" + server.port() + " " + server.fingerprint()), yes.asked);
+        assertEquals("127.0.0.1 " + server.fingerprint() + "\n", Files.readString(fps));
+        // the next run asks nothing: the fingerprint is remembered, the ticket cached
+        Person silent = new Person(false, null);
+        try (var pbs = new org.jpbs.client.remote.PbsClient(repo, noSecret, new org.jpbs.client.remote.ClientState(
+                new org.jpbs.client.remote.TicketCache(tickets), new org.jpbs.client.remote.FingerprintStore(fps), silent))) {
+            assertEquals(1, pbs.get(pbs.datastorePath() + "/groups", org.jpbs.client.http.Query.of()).size());
+        }
+        assertEquals(List.of(), silent.asked);
+        // a pinned fingerprint ($PBS_FINGERPRINT) that does not match is never overridden by a prompt
+        String wrong = server.fingerprint().substring(0, 3) + (server.fingerprint().charAt(3) == 'a' ? 'b' : 'a')
+                + server.fingerprint().substring(4);
+        Person asked = new Person(true, null);
+        try (var pbs = new org.jpbs.client.remote.PbsClient(repo, new org.jpbs.client.remote.Credentials(
+                NetTestServer.ROOT_PASSWORD, wrong), new org.jpbs.client.remote.ClientState(null, null, asked))) {
+            org.junit.jupiter.api.Assertions.assertThrows(org.jpbs.client.http.UntrustedCertificateException.class,
+                    () -> pbs.get("/api2/json/version", org.jpbs.client.http.Query.of()));
+        }
+        assertEquals(List.of(), asked.asked);
+    }
+
+    @Test
+    @Order(18)
+    void theTerminalPromptShowsTheFingerprintAndAcceptsOnlyYesOrNo() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        var prompts = new ConsolePrompts(new java.io.PrintStream(err, true, StandardCharsets.UTF_8),
+                new java.io.BufferedReader(new java.io.StringReader("maybe\ny\n")), p -> "pw".toCharArray());
+        assertTrue(prompts.trustCertificate("h:8007", "ab:cd"));
+        String shown = err.toString(StandardCharsets.UTF_8);
+        assertTrue(shown.startsWith("fingerprint: ab:cd\n"), shown);
+        assertEquals(2, shown.split("Are you sure you want to continue connecting\\? \\(y/n\\): ", -1).length - 1, shown);
+        var refuse = new ConsolePrompts(new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+                new java.io.BufferedReader(new java.io.StringReader("n\n")), p -> null);
+        assertFalse(refuse.trustCertificate("h:8007", "ab:cd"));
+        assertEquals("pw", prompts.password("root@pam", "h:8007"));
+    }
 }
