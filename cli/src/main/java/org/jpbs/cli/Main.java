@@ -75,6 +75,9 @@ public final class Main implements Callable<Integer> {
         System.exit(rc);
     }
 
+    /** Kept referenced so that its level stays set. */
+    private static java.util.logging.Logger quietNetty;
+
     /** Log line format: one line, ISO-8601 local time with offset, level, logger, message, stack trace. */
     public static final String LOG_FORMAT = "%1$tFT%1$tT.%1$tL%1$tz %4$s %3$s: %5$s%6$s%n";
 
@@ -86,6 +89,7 @@ public final class Main implements Callable<Integer> {
      * address"). Settings given with {@code -D} win.
      */
     public static void configureJvm() {
+
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", LOG_FORMAT);
         }
@@ -99,6 +103,10 @@ public final class Main implements Callable<Integer> {
             }
             System.setProperty("io.netty.machineId", b.toString());
         }
+        // a host (or network namespace) without interfaces: Netty's interface scan warns with a
+        // stack trace on every command; jpbs needs no interface list. After the format is set.
+        quietNetty = java.util.logging.Logger.getLogger("io.netty.util.NetUtilInitializations");
+        quietNetty.setLevel(java.util.logging.Level.SEVERE);
     }
 
     /**

@@ -112,6 +112,21 @@ class NewUserFixesTest {
         assertTrue(line.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}[+-]\\d{4} WARNING org\\.jpbs\\.server\\.X: "
                 + "connection closed\\R"), line);
         assertEquals(1, line.lines().count());
+        assertEquals(Level.SEVERE, java.util.logging.Logger.getLogger("io.netty.util.NetUtilInitializations").getLevel());
+    }
+
+    @Test
+    void theOutputFormatDefaultsToProxmoxOutputFormatAndABadValueNamesTheVariable() {
+        CliRunner c = new CliRunner(tmp.resolve("home"), Map.of("PBS_REPOSITORY", tmp.resolve("s2").toString(),
+                "PROXMOX_OUTPUT_FORMAT", "json"));
+        assertEquals(0, c.run("datastore", "create", tmp.resolve("s2").toString()).exit());
+        CliRunner.Result r = c.run("snapshot", "list");
+        assertEquals(0, r.exit(), r.all());
+        assertEquals("[]\n", r.out());
+        CliRunner.Result bad = new CliRunner(tmp.resolve("home"), Map.of("PBS_REPOSITORY", tmp.resolve("s2").toString(),
+                "PROXMOX_OUTPUT_FORMAT", "xml")).run("snapshot", "list");
+        assertEquals(2, bad.exit(), bad.all());
+        assertTrue(bad.err().contains("PROXMOX_OUTPUT_FORMAT: unknown format 'xml'"), bad.err());
     }
 
     @Test
