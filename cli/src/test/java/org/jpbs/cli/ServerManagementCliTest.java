@@ -541,4 +541,37 @@ class ServerManagementCliTest {
         assertFalse(refuse.trustCertificate("h:8007", "ab:cd"));
         assertEquals("pw", prompts.password("root@pam", "h:8007"));
     }
+
+    @Test
+    @Order(19)
+    void taskStopAbortsARunningBackupAndTaskLogFollowsItToItsEnd() throws Exception {
+        var repo = org.jpbs.client.remote.Repository.parse(server.userRepository());
+        var creds = new org.jpbs.client.remote.Credentials(NetTestServer.ROOT_PASSWORD, server.fingerprint());
+        BackupSnapshotRef ref = new BackupSnapshotRef(new BackupGroupRef(BackupNamespace.ROOT, BackupType.HOST, "held"),
+                T2 + 60);
+        try (var pbs = new org.jpbs.client.remote.PbsClient(repo, creds);
+                var session = pbs.startBackup(ref)) {
+            JsonNode running = json(cli().run("task", "list", "--output-format", "json"));
+            String upid = null;
+            for (JsonNode t : running) {
+                assertFalse(t.has("endtime"), t.toString());
+                if (t.get("worker_type").asText().equals("backup")) {
+                    upid = t.get("upid").asText();
+                }
+            }
+            assertTrue(upid != null, running.toString());
+            CliRunner.Result stop = cli().run("task", "stop", upid);
+            assertEquals(0, stop.exit(), stop.all());
+            CliRunner.Result log = cli().run("task", "log", upid);
+            assertEquals(0, log.exit(), log.all());
+            assertTrue(log.out().lines().toList().getLast().startsWith("TASK ERROR"), log.out());
+            JsonNode ended = json(cli().run("task", "list", "--all", "--output-format", "json"));
+            for (JsonNode t : ended) {
+                if (t.get("upid").asText().equals(upid)) {
+                    assertNotEquals("OK", t.get("status").asText(), t.toString());
+                }
+            }
+        }
+        assertTrue(server.datastore().listSnapshots(ref.group()).isEmpty(), "the aborted backup left nothing");
+    }
 }
