@@ -141,6 +141,7 @@ public final class Main implements Callable<Integer> {
     /** The configured picocli command tree (streams, error handling, factory). */
     private CommandLine commandLine() {
         CommandLine cl = new CommandLine(this, new Factory(ctx));
+        HelpWrap.apply(cl);
         Charset cs = Charset.defaultCharset();
         cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(ctx.out(), cs), true));
         cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(ctx.err(), cs), true));

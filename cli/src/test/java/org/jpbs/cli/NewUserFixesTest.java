@@ -86,6 +86,26 @@ class NewUserFixesTest {
     }
 
     @Test
+    void optionHelpIsWrappedAtSpacesNotInsidePathsOrRepositories() {
+        String help = cli().run("restore", "--help").out();
+        assertTrue(help.contains("root@pam@localhost:8007:store1"), help);
+        assertTrue(help.contains("~/.config/proxmox-backup/encryption-key.json"), help);
+        // every command's help fits 80 columns
+        for (String[] cmd : List.of(new String[] {"backup"}, new String[] {"restore"}, new String[] {"prune"},
+                new String[] {"verify"}, new String[] {"gc"}, new String[] {"snapshot", "upload-log"},
+                new String[] {"namespace", "list"}, new String[] {"task", "list"}, new String[] {"benchmark"},
+                new String[] {"serve"}, new String[] {"vma", "import"}, new String[] {"datastore", "create"})) {
+            String[] args = java.util.Arrays.copyOf(cmd, cmd.length + 1);
+            args[cmd.length] = "--help";
+            CliRunner.Result r = cli().run(args);
+            assertEquals(0, r.exit(), String.join(" ", cmd) + r.all());
+            for (String line : r.out().lines().toList()) {
+                assertTrue(line.length() <= 80, String.join(" ", cmd) + ": " + line);
+            }
+        }
+    }
+
+    @Test
     void restoreHelpOffersNoBackupOnlyOptions() {
         CliRunner.Result r = cli().run("restore", "--help");
         assertEquals(0, r.exit());

@@ -429,7 +429,7 @@ class ServerManagementCliTest {
             assertTrue(r.err().contains("works on a server repository only"), r.err());
         }
         CliRunner.Result vma = cli().run("vma", "import", shared.resolve("x.vma").toString());
-        assertNotEquals(0, vma.exit(), vma.all());
+        assertEquals(2, vma.exit(), vma.all());
     }
 
     @Test
