@@ -106,6 +106,15 @@ class NewUserFixesTest {
     }
 
     @Test
+    void serveSaysItIsCreatingTheCertificateOnlyOnTheFirstStart() throws IOException {
+        Path config = tmp.resolve("config");
+        assertTrue(org.jpbs.cli.admin.ServeCommand.firstStartNotice(config).orElseThrow()
+                .contains("creating the TLS certificate"));
+        org.jpbs.server.tls.ServerCertificate.loadOrCreate(config);
+        assertTrue(org.jpbs.cli.admin.ServeCommand.firstStartNotice(config).isEmpty());
+    }
+
+    @Test
     void restoreHelpOffersNoBackupOnlyOptions() {
         CliRunner.Result r = cli().run("restore", "--help");
         assertEquals(0, r.exit());
