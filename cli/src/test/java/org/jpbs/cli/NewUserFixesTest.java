@@ -106,6 +106,37 @@ class NewUserFixesTest {
     }
 
     @Test
+    void localGcPruneAndVerifyPrintJsonWithTheApiFieldNames() throws Exception {
+        Path store = tmp.resolve("s3");
+        CliRunner c = new CliRunner(tmp.resolve("home"), Map.of("PBS_REPOSITORY", store.toString()));
+        Files.write(tmp.resolve("d.img"), new byte[4096]);
+        for (String t : List.of("1700000000", "1700003600")) {
+            CliRunner.Result b = c.run("backup", "--backup-type", "vm", "--backup-id", "7", "--backup-time", t,
+                    "d.img:" + tmp.resolve("d.img"));
+            assertEquals(0, b.exit(), b.all());
+        }
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        CliRunner.Result p = c.run("prune", "vm/7", "--keep-last", "1", "--dry-run", "--output-format", "json");
+        assertEquals(0, p.exit(), p.all());
+        var arr = json.readTree(p.out());
+        assertEquals(2, arr.size(), p.out());
+        for (var e : arr) {
+            java.util.Set<String> names = new java.util.TreeSet<>();
+            e.fieldNames().forEachRemaining(names::add);
+            assertEquals(java.util.Set.of("backup-type", "backup-id", "backup-time", "keep", "protected"), names);
+            assertEquals(e.get("backup-time").asLong() == 1700003600L, e.get("keep").asBoolean());
+        }
+        CliRunner.Result v = c.run("verify", "--output-format", "json");
+        assertEquals(0, v.exit(), v.all());
+        assertEquals("OK", json.readTree(v.out()).get("exitstatus").asText(), v.out());
+        assertTrue(v.err().contains(": ok"), v.err());
+        CliRunner.Result g = c.run("gc", "--output-format", "json");
+        assertEquals(0, g.exit(), g.all());
+        assertTrue(json.readTree(g.out()).has("disk-chunks"), g.out());
+        assertEquals(2, c.run("gc", "--output-format", "xml").exit());
+    }
+
+    @Test
     void serveSaysItIsCreatingTheCertificateOnlyOnTheFirstStart() throws IOException {
         Path config = tmp.resolve("config");
         assertTrue(org.jpbs.cli.admin.ServeCommand.firstStartNotice(config).orElseThrow()

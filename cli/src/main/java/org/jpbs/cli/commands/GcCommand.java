@@ -51,6 +51,7 @@ public final class GcCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        format.format(ctx); // a bad --output-format is a usage error before anything runs
         if (repo.isRemote(ctx)) {
             if (dryRun) {
                 throw new org.jpbs.cli.UsageException("--dry-run works on a local datastore only (the server's gc has none)");
@@ -66,6 +67,11 @@ public final class GcCommand implements Callable<Integer> {
             r = new GarbageCollector(ds, tuning.toTuning(), GcFs.local(), log, dryRun, "root@pam").run();
         } finally {
             log.close();
+        }
+        Renderer out = format.renderer(ctx);
+        if (!out.isText()) {
+            out.json(r.status().toJsonNode()); // the .gc-status fields, as the API's gc status
+            return 0;
         }
         output.info(ctx, summary(r));
         return 0;

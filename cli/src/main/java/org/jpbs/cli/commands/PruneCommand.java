@@ -74,6 +74,7 @@ public final class PruneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        format.format(ctx); // a bad --output-format is a usage error before anything runs
         PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
         BackupGroupRef g;
         try {
@@ -98,12 +99,25 @@ public final class PruneCommand implements Callable<Integer> {
         output.info(ctx, opts.keepsSomething() ? "retention options: " + opts.describe()
                 : "No prune selection - keeping all files.");
         Pruner.Result r = Pruner.prune(ds, g, opts, dryRun, ZoneId.systemDefault());
+        Renderer out = format.renderer(ctx);
+        if (!out.isText()) {
+            // the API's prune list: backup-type, backup-id, backup-time, keep, protected
+            var arr = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+            for (PruneDecision d : r.decisions()) {
+                arr.addObject().put("backup-type", d.snapshot().group().type().text())
+                        .put("backup-id", d.snapshot().group().id()).put("backup-time", d.snapshot().time())
+                        .put("keep", d.mark().keeps()).put("protected", d.mark() == PruneMark.PROTECTED);
+            }
+            out.json(arr);
+        }
         TextTable t = new TextTable(List.of("snapshot", "action", "reason"));
         for (PruneDecision d : r.decisions()) {
             String action = d.mark() == PruneMark.REMOVE ? (dryRun ? "would remove" : "remove") : d.mark().text();
             t.add(List.of(d.snapshot().toString(), action, d.reason()));
         }
-        t.print(ctx.out());
+        if (out.isText()) {
+            t.print(ctx.out());
+        }
         for (String w : r.warnings()) {
             output.warn(ctx, w);
         }

@@ -69,6 +69,7 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        format.format(ctx); // a bad --output-format is a usage error before anything runs
         if (outdatedAfter != null && outdatedAfter < 0) {
             throw new UsageException("--outdated-after must be >= 0 days, got " + outdatedAfter);
         }
@@ -123,6 +124,12 @@ public final class VerifyCommand implements Callable<Integer> {
         long ok = report.results().stream().filter(r -> r.state() == SnapshotVerifyResult.State.OK).count();
         long skipped = report.results().stream().filter(r -> r.state() == SnapshotVerifyResult.State.SKIPPED).count();
         int failed = report.failed().size();
+        if (!format.renderer(ctx).isText()) {
+            var o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            o.put("upid", report.upid());
+            o.put("exitstatus", failed > 0 ? failed + " snapshot(s) failed verification" : "OK");
+            format.renderer(ctx).json(o);
+        }
         output.info(ctx, "verified " + report.results().size() + " snapshot(s): " + ok + " ok, " + failed + " failed, "
                 + skipped + " skipped (task " + report.upid() + ")");
         if (failed > 0) {
@@ -138,8 +145,10 @@ public final class VerifyCommand implements Callable<Integer> {
             case FAILED -> "FAILED";
             case SKIPPED -> "skipped (" + r.skipReason() + ")";
         };
-        ctx.out().println(Snapshots.describe(r.snapshot()) + ": " + state);
-        ctx.out().flush();
+        // with a JSON format stdout carries only the JSON: the lines go to stderr
+        java.io.PrintStream o = format.renderer(ctx).isText() ? ctx.out() : ctx.err();
+        o.println(Snapshots.describe(r.snapshot()) + ": " + state);
+        o.flush();
         for (VerifyProblem p : r.problems()) {
             String where = p.archive() == null ? "" : "/" + p.archive();
             String msg = p.message();
