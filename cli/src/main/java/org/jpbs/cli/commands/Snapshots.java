@@ -54,7 +54,7 @@ public final class Snapshots {
      * As {@link #resolve(Datastore, BackupNamespace, String)}, on a server: a group's latest
      * finished snapshot is found with the REST snapshot listing.
      */
-    static BackupSnapshotRef resolve(PbsClient pbs, BackupNamespace ns, String spec) throws IOException {
+    public static BackupSnapshotRef resolve(PbsClient pbs, BackupNamespace ns, String spec) throws IOException {
         long slashes = spec.chars().filter(c -> c == '/').count();
         if (slashes == 1) {
             BackupGroupRef group = usage(() -> BackupGroupRef.parse(ns, spec));
