@@ -120,6 +120,22 @@ class CliBadInputTest {
         assertFalse(Files.exists(tmp.resolve("home")), "the default datastore was not touched");
     }
 
+    /** Issue 12 item 11: a malformed GROUP is a usage error (exit 2); {@code verify -q} prints no ok line. */
+    @Test
+    void badGroupArgumentsAreUsageErrorsAndQuietVerifyPrintsNoOkLine() throws IOException {
+        fails(2, "invalid backup group '../vm/100'", "prune", "--repository", repo.toString(), "../vm/100", "--keep-last", "1");
+        fails(2, "unknown backup type '..'", "prune", "--repository", repo.toString(), "../vm", "--keep-last", "1");
+        fails(2, "unknown backup type '..'", "verify", "--repository", repo.toString(), "../vm");
+        fails(2, "invalid backup group '../vm/100'", "snapshot", "list", "--repository", repo.toString(), "../vm/100");
+        CliRunner.Result r = cli.run("verify", "-q", "--repository", repo.toString(), snap);
+        assertEquals(0, r.exit(), r.all());
+        assertEquals("", r.out(), "-q: no ok line");
+        assertEquals("", r.err(), "-q: no summary");
+        r = cli.run("verify", "--repository", repo.toString(), snap);
+        assertEquals(0, r.exit(), r.all());
+        assertEquals(snap + ": ok\n", r.out());
+    }
+
     @Test
     void badRestoreArguments() throws IOException {
         Path out = tmp.resolve("out.img");

@@ -71,7 +71,7 @@ public final class PruneCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
-        BackupGroupRef g = BackupGroupRef.parse(Snapshots.namespace(ns), group);
+        BackupGroupRef g = Snapshots.group(Snapshots.namespace(ns), group);
         Datastore ds = repo.open(ctx, false, Operation.WRITE);
         if (!g.ns().isRoot() && !ds.namespaceExists(g.ns())) {
             throw new IllegalArgumentException("--ns: namespace '" + g.ns() + "' not found in " + ds.root());

@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
  * {@code jpbs verify [SNAPSHOT] [--ignore-verified] [--outdated-after DAYS]}: verifies one
  * snapshot, a group's snapshots ({@code type/id}) or, without argument, every snapshot of the
  * datastore (spec {@code pbs-datastore-ops.md} §3). Prints one line per snapshot (ok, failed,
- * skipped) to stdout and each problem to stderr; exits 1 if any snapshot failed.
+ * skipped) to stdout — with {@code -q} only the failed ones — and each problem to stderr; exits
+ * 1 if any snapshot failed.
  */
 @Command(name = "verify", description = "Check the chunks and files of snapshots; mark corrupt chunks .bad.")
 public final class VerifyCommand implements Callable<Integer> {
@@ -92,7 +93,7 @@ public final class VerifyCommand implements Callable<Integer> {
             } else {
                 List<BackupSnapshotRef> refs;
                 if (snapshot.chars().filter(c -> c == '/').count() == 1) {
-                    var g = org.jpbs.core.api.BackupGroupRef.parse(n, snapshot);
+                    var g = Snapshots.group(n, snapshot);
                     refs = ds.listSnapshots(g).stream().map(s -> s.ref()).sorted(
                             java.util.Comparator.comparingLong(BackupSnapshotRef::time).reversed()).toList();
                     if (refs.isEmpty()) {
@@ -126,8 +127,10 @@ public final class VerifyCommand implements Callable<Integer> {
             case FAILED -> "FAILED";
             case SKIPPED -> "skipped (" + r.skipReason() + ")";
         };
-        ctx.out().println(Snapshots.describe(r.snapshot()) + ": " + state);
-        ctx.out().flush();
+        if (output.verbose() || r.state() == SnapshotVerifyResult.State.FAILED) { // -q: only failures
+            ctx.out().println(Snapshots.describe(r.snapshot()) + ": " + state);
+            ctx.out().flush();
+        }
         for (VerifyProblem p : r.problems()) {
             String where = p.archive() == null ? "" : "/" + p.archive();
             String msg = p.message();
