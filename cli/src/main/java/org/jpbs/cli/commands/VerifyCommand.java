@@ -118,6 +118,11 @@ public final class VerifyCommand implements Callable<Integer> {
             throw new IllegalStateException(failed + " snapshot(s) failed verification: "
                     + String.join(", ", report.failed().stream().map(r -> Snapshots.describe(r.snapshot())).toList()));
         }
+        int unrecorded = report.unrecorded().size();
+        if (unrecorded > 0) {
+            throw new IllegalStateException("verify state of " + unrecorded + " snapshot(s) could not be recorded"
+                    + " (the results above stand; free space on the datastore and verify again)");
+        }
         return 0;
     }
 
@@ -139,6 +144,9 @@ public final class VerifyCommand implements Callable<Integer> {
                 msg = msg.substring(echo.length());
             }
             ctx.err().println("jpbs: " + Snapshots.describe(r.snapshot()) + where + ": " + msg);
+        }
+        if (r.recordError() != null) { // printed even with -q: the result is not kept
+            ctx.err().println("jpbs: warning: " + r.recordError());
         }
         ctx.err().flush();
     }

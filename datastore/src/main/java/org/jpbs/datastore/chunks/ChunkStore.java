@@ -17,6 +17,7 @@ import org.jpbs.core.errors.MissingChunkException;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.FileTimes;
 import org.jpbs.datastore.os.FsSync;
+import org.jpbs.datastore.os.StorageFullException;
 
 /**
  * The chunk store of a datastore: {@code <root>/.chunks/XXXX/<64-hex digest>}, each file one
@@ -134,6 +135,7 @@ public final class ChunkStore implements ChunkSource {
      *               uploaded plain chunk; a local backup computes it).
      * @param blob   the encoded chunk (raw DataBlob bytes are written as they are)
      * @throws CorruptDataException if the blob's magic is unknown or it is shorter than its header
+     * @throws StorageFullException naming the datastore and the chunk file if the file system is full
      * @throws IOException          on an encrypted/unencrypted conflict (message names the chunk) or I/O errors
      */
     public InsertResult insert(Digest digest, DataBlob blob) throws IOException {
@@ -151,7 +153,12 @@ public final class ChunkStore implements ChunkSource {
         }
         boolean fsync = syncLevel == SyncLevel.FILE;
         byte[] raw = blob.raw();
-        Path tmp = AtomicFiles.writeTemp(target, raw, 0, raw.length, fsync);
+        Path tmp;
+        try {
+            tmp = AtomicFiles.writeTemp(target, raw, 0, raw.length, fsync);
+        } catch (StorageFullException e) {
+            throw e.inDatastore(root);
+        }
         lock.lock();
         try {
             InsertResult kept = keepExisting(digest, target, blob); // someone may have won the race
