@@ -59,4 +59,53 @@ class FullDiskServerTest {
                     org.jpbs.core.api.BackupNamespace.ROOT, org.jpbs.core.api.BackupType.VM, "300")).isEmpty());
         }
     }
+
+    /** The verify task on a full datastore: every snapshot verified, a warning per manifest, the task ends in error. */
+    @Test
+    void verifyTaskReportsEverySnapshotAndWarnsPerManifest() throws Exception {
+        Optional<SmallTmpfs> mounted = SmallTmpfs.mount(tmp.resolve("ds-store1"), "12m");
+        Assumptions.assumeTrue(mounted.isPresent(), "cannot mount a tmpfs here (needs root): skipping the full-disk test");
+        try (SmallTmpfs fs = mounted.get(); TestServer s = TestServer.start(tmp, "store1")) {
+            for (String id : new String[] {"310", "311"}) {
+                Backups.imageBackup(s, "store1", id, T, Backups.random(Long.parseLong(id), 1 << 20));
+            }
+            s.awaitIdle();
+            fs.fill("filler");
+            var cache = new org.jpbs.datastore.config.DatastoreCache(
+                    org.jpbs.datastore.config.DatastoreConfigStore.open(tmp.resolve("verify-config")),
+                    Map.of("store1", fs.dir()), System::nanoTime);
+            List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            Exception failure = null;
+            try (var h = cache.lookup("store1", org.jpbs.datastore.config.Operation.WRITE)) {
+                new org.jpbs.server.api.LocalDatastoreJobs("root@pam").verify(h, Map.of()).run(
+                        new org.jpbs.datastore.task.TaskLog() {
+                            @Override
+                            public void log(String message) {
+                                lines.add(message);
+                            }
+
+                            @Override
+                            public void warn(String message) {
+                                lines.add("WARN: " + message);
+                            }
+
+                            @Override
+                            public boolean abortRequested() {
+                                return false;
+                            }
+                        });
+            } catch (java.io.IOException e) {
+                failure = e;
+            }
+            assertNotNull(failure, "the task ends in error: " + lines);
+            assertEquals("verify state of 2 snapshot(s) could not be recorded", failure.getMessage());
+            for (String id : new String[] {"310", "311"}) {
+                String snap = "vm/" + id + "/" + org.jpbs.core.api.BackupSnapshotRef.formatTime(T);
+                assertTrue(lines.stream().anyMatch(l -> l.startsWith("verified " + snap + ": ok")), lines.toString());
+                assertTrue(lines.contains("WARN: " + snap + "/index.json.blob: could not record the verify state (ok): "
+                        + "No space left on device"), lines.toString());
+            }
+            assertTrue(lines.stream().noneMatch(l -> l.contains(tmp.toString())), "no server path in the task log: " + lines);
+        }
+    }
 }
