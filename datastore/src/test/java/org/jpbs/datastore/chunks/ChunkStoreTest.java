@@ -273,4 +273,44 @@ class ChunkStoreTest {
         assertArrayEquals(data, store.readChunk(d, data.length));
         assertEquals(0, tmpFilesIn(store.chunkPath(d).getParent()));
     }
+
+    /** The replacement of a planted blob is atomic: concurrent readers see the old or the new file whole, never a mix. */
+    @Test
+    void replacementIsAtomicForConcurrentReaders() throws Exception {
+        byte[] data = TestData.bytes(90, 2 << 20);
+        Digest d = Digest.sha256(data);
+        DataBlob plain = DataBlob.encode(data, 0, data.length, false);
+        DataBlob poison = TestData.encryptedBlob(91, 17, true);
+        store.insert(d, poison);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicInteger sawNew = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        List<Future<Integer>> readers = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            readers.add(pool.submit(() -> {
+                int reads = 0;
+                while (!stop.get() || reads == 0) {
+                    byte[] raw = store.read(d).raw();
+                    if (java.util.Arrays.equals(raw, plain.raw())) {
+                        sawNew.incrementAndGet();
+                    } else if (!java.util.Arrays.equals(raw, poison.raw())) {
+                        throw new AssertionError("a reader saw a mixed file of " + raw.length + " bytes");
+                    }
+                    reads++;
+                }
+                return reads;
+            }));
+        }
+        assertFalse(store.insert(d, plain).duplicate());
+        while (sawNew.get() < 3 && readers.stream().noneMatch(Future::isDone)) { // a failed reader ends the wait
+            Thread.onSpinWait();
+        }
+        stop.set(true);
+        for (Future<Integer> f : readers) {
+            assertTrue(f.get() > 0);
+        }
+        pool.shutdown();
+        assertArrayEquals(data, store.readChunk(d, data.length));
+        assertEquals(0, tmpFilesIn(store.chunkPath(d).getParent()));
+    }
 }
