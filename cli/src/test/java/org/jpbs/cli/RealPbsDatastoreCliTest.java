@@ -108,6 +108,25 @@ class RealPbsDatastoreCliTest {
     }
 
     @Test
+    void restoresCatalogAndManifestByTheirClientNames() throws Exception {
+        // "catalog.pcat1" names catalog.pcat1.didx (a dynamic index), as the archive of the catalog
+        Path cat = tmp.resolve("catalog.pcat1");
+        Result r = jpbs("restore", "-q", "--repository", ds.toString(), "--ns", "prod",
+                "host/web/2023-11-14T22:13:20Z", "catalog.pcat1", cat.toString());
+        assertEquals(0, r.exit(), r.err());
+        byte[] catalog = Files.readAllBytes(cat);
+        assertEquals("91fd60f9c46758d5", HexFormat.of().formatHex(catalog, 0, 8), "catalog magic 1.0");
+        // "index.json" is the manifest, written as stored (decoded JSON), to stdout with "-"
+        Result m = jpbs("restore", "-q", "--repository", ds.toString(), "--ns", "prod",
+                "host/web/2023-11-14T22:13:20Z", "index.json", "-");
+        assertEquals(0, m.exit(), m.err());
+        byte[] blob = Files.readAllBytes(ds.resolve("ns/prod/host/web/2023-11-14T22:13:20Z/index.json.blob"));
+        String json = new String(org.jpbs.core.blob.DataBlob.wrap(blob, "m").decode("m", -1), StandardCharsets.UTF_8);
+        assertEquals(json, m.out());
+        assertTrue(json.contains("\"backup-id\": \"web\"") || json.contains("\"backup-id\":\"web\""), json);
+    }
+
+    @Test
     void encryptedSnapshotNeedsKey() {
         Path out = tmp.resolve("enc.img");
         Result r = jpbs("restore", "-q", "--repository", ds.toString(), "vm/200/2023-11-14T22:13:20Z", "drive-scsi0.img", out.toString());

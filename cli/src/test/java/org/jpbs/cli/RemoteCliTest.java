@@ -170,6 +170,14 @@ class RemoteCliTest {
                 "qemu-server.conf", "-");
         assertEquals("memory: 2048\ncores: 4\n", c.out());
 
+        // "index.json" is the manifest as stored on the server, as the PBS client restores it
+        CliRunner.Result idx = cli().run("restore", "-q", "vm/100/" + BackupSnapshotRef.formatTime(T1), "index.json", "-");
+        assertEquals(0, idx.exit(), idx.err());
+        byte[] stored = Files.readAllBytes(server.storePath.resolve("vm/100/" + BackupSnapshotRef.formatTime(T1)
+                + "/index.json.blob"));
+        assertArrayEquals(org.jpbs.core.blob.DataBlob.wrap(stored, "m").decode("m", -1), idx.raw());
+        assertEquals(m.files(), BackupManifest.parse(idx.raw(), "restored index.json").files());
+
         CliRunner.Result files = cli().run("snapshot", "files", "vm/100/" + BackupSnapshotRef.formatTime(T1));
         assertEquals(0, files.exit(), files.all());
         assertTrue(files.out().contains("disk.img.fidx") && files.out().contains(Long.toString(image.length)),

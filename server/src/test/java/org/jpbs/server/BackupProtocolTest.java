@@ -236,7 +236,29 @@ class BackupProtocolTest {
             }
             s.awaitIdle();
             assertFalse(Files.exists(s.ds("store1").groupDir(vm("400", T).group())), "unfinished backup removed");
+            // as PBS, each refused call is written into the backup's task log, before the final error
+            String log = taskLogOf(s, "vm/400");
+            assertTrue(log.contains(": POST /finish: 400 Bad Request: backup does not contain valid files (file count == 0)\n"),
+                    log);
+            assertTrue(log.contains(": POST /finish: 400 Bad Request: found open index writer - unable to finish backup\n"), log);
+            assertTrue(log.contains(": POST /finish: 400 Bad Request: unable to update manifest blob - "), log);
+            assertTrue(log.endsWith(": TASK ERROR: backup ended but finished flag is not set.\n"), log);
         }
+    }
+
+    /** The text of the one backup task log of {@code group} under the server's config directory. */
+    static String taskLogOf(TestServer s, String group) throws Exception {
+        List<String> found = new java.util.ArrayList<>();
+        try (var files = Files.walk(s.dir.resolve("config"))) {
+            for (Path p : files.filter(Files::isRegularFile).toList()) {
+                String text = new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.UTF_8);
+                if (text.contains("starting new backup") && text.contains(group)) {
+                    found.add(text);
+                }
+            }
+        }
+        assertEquals(1, found.size(), "one task log of " + group);
+        return found.getFirst();
     }
 
     @Test

@@ -37,6 +37,9 @@ final class RemoteRestore {
             int fetchConcurrency, int workers, CryptConfig crypt) throws IOException {
         BackupSnapshotRef ref = Snapshots.resolve(pbs, ns, snapshot);
         try (RemoteChunkReader reader = RemoteChunkReader.open(pbs, ref)) {
+            if (serverName.equals(RestoreCommand.MANIFEST)) {
+                return RestoreCommand.writeManifest(ctx, output, reader.manifestJson(), target);
+            }
             FileEntry entry = reader.entry(serverName);
             CryptConfig key = RestoreCommand.checkKey(reader.manifest(), entry, crypt, Snapshots.describe(ref));
             if (serverName.endsWith(".blob")) {

@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -117,6 +118,12 @@ public final class RestoreCommand implements Callable<Integer> {
         Datastore ds = repo.open(ctx, false, Operation.READ);
         BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
         SnapshotReader reader = ds.openSnapshot(ref);
+        if (serverName.equals(MANIFEST)) {
+            Path file = ds.snapshotDir(ref).resolve(MANIFEST);
+            byte[] json = org.jpbs.core.blob.DataBlob.wrap(java.nio.file.Files.readAllBytes(file), MANIFEST)
+                    .decode(Snapshots.describe(ref) + "/" + MANIFEST, -1);
+            return writeManifest(ctx, output, json, target);
+        }
         FileEntry entry = findEntry(reader, ref, serverName);
         CryptConfig key = checkKey(reader.manifest(), entry, crypt, Snapshots.describe(ref));
         if (serverName.endsWith(".blob")) {
@@ -207,6 +214,23 @@ public final class RestoreCommand implements Callable<Integer> {
             throw new UsageException(variable + " must be at least 1, got " + n + " (stands for " + option + ")");
         }
         return n;
+    }
+
+    /** The manifest's file name: {@code restore SNAPSHOT index.json TARGET} writes it, as the PBS client does. */
+    static final String MANIFEST = "index.json.blob";
+
+    /**
+     * Writes the manifest's JSON as stored (the decoded {@code index.json.blob}, which is in no
+     * file list) to {@code target}, as the PBS client does for the archive name {@code index.json}.
+     */
+    static int writeManifest(CliContext ctx, OutputOptions output, byte[] json, String target) throws java.io.IOException {
+        try (RestoreTarget out = RestoreTarget.open(target, json.length, ctx.rawOut())) {
+            out.writeAll(json);
+            out.commit();
+            output.info(ctx, MANIFEST + " -> " + out.description() + ": " + Units.bytes(json.length) + " ("
+                    + json.length + " bytes)");
+        }
+        return 0;
     }
 
     private static FileEntry findEntry(SnapshotReader reader, BackupSnapshotRef ref, String serverName) {

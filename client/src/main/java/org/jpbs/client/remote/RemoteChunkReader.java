@@ -33,8 +33,10 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
     private final H2Session h2;
     private final BackupSnapshotRef ref;
     private final BackupManifest manifest;
+    private final byte[] manifestJson;
 
-    private RemoteChunkReader(H2Session h2, BackupSnapshotRef ref, BackupManifest manifest) {
+    private RemoteChunkReader(H2Session h2, BackupSnapshotRef ref, BackupManifest manifest, byte[] manifestJson) {
+        this.manifestJson = manifestJson;
         this.h2 = h2;
         this.ref = ref;
         this.manifest = manifest;
@@ -49,8 +51,9 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
         H2Session h2 = pbs.startReader(ref);
         try {
             byte[] raw = download(h2, BackupClient.MANIFEST);
-            BackupManifest m = BackupManifest.fromBlob(DataBlob.wrap(raw, BackupClient.MANIFEST), BackupClient.MANIFEST);
-            return new RemoteChunkReader(h2, ref, m);
+            DataBlob blob = DataBlob.wrap(raw, BackupClient.MANIFEST);
+            BackupManifest m = BackupManifest.fromBlob(blob, BackupClient.MANIFEST);
+            return new RemoteChunkReader(h2, ref, m, blob.decode(BackupClient.MANIFEST, -1));
         } catch (IOException | RuntimeException e) {
             h2.close();
             throw e;
@@ -66,6 +69,11 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
     /** The snapshot. */
     public BackupSnapshotRef snapshot() {
         return ref;
+    }
+
+    /** The manifest's JSON as stored on the server (the decoded {@code index.json.blob}; a copy). */
+    public byte[] manifestJson() {
+        return manifestJson.clone();
     }
 
     /** The snapshot's manifest. */

@@ -36,7 +36,7 @@ public final class ArchiveName {
 
     /**
      * Maps a client archive name to the server file name: {@code x.img -> x.img.fidx},
-     * {@code x.pxar -> x.pxar.didx}, names already ending in {@code .fidx}, {@code .didx} or
+     * {@code x.pxar -> x.pxar.didx}, {@code catalog.pcat1 -> catalog.pcat1.didx}, names already ending in {@code .fidx}, {@code .didx} or
      * {@code .blob} unchanged, anything else gets {@code .blob} ({@code x.conf -> x.conf.blob}).
      *
      * @throws IllegalArgumentException naming the value if the result is not a valid server name
@@ -50,7 +50,8 @@ public final class ArchiveName {
             s = cliName;
         } else if (cliName.endsWith(".img")) {
             s = cliName + ".fidx";
-        } else if (cliName.endsWith(".pxar") || cliName.endsWith(".mpxar") || cliName.endsWith(".ppxar")) {
+        } else if (cliName.endsWith(".pxar") || cliName.endsWith(".mpxar") || cliName.endsWith(".ppxar")
+                || cliName.endsWith(".pcat1")) { // the catalog (catalog.pcat1.didx) is a dynamic index too
             s = cliName + ".didx";
         } else {
             s = cliName + ".blob";

@@ -119,6 +119,7 @@ class NamesTest {
 
         assertEquals("x.img.fidx", ArchiveName.toServerName("x.img"));
         assertEquals("x.pxar.didx", ArchiveName.toServerName("x.pxar"));
+        assertEquals("catalog.pcat1.didx", ArchiveName.toServerName("catalog.pcat1"), "the catalog is a dynamic index");
         assertEquals("x.didx", ArchiveName.toServerName("x.didx"));
         assertEquals("x.fidx", ArchiveName.toServerName("x.fidx"));
         assertEquals("x.blob", ArchiveName.toServerName("x.blob"));

@@ -268,6 +268,115 @@ public final class Datastore {
         return BackupManifest.fromBlob(DataBlob.wrap(Files.readAllBytes(manifestPath), resource), resource);
     }
 
+    // ---- notes, owner, manifest updates ----------------------------------------------------
+
+    /**
+     * Rewrites a finished snapshot's manifest: reads it fresh under the manifest lock (one
+     * updater at a time in this process: notes, verify state), lets {@code change} modify it (only
+     * {@code unprotected} may change, so a signature stays valid) and replaces
+     * {@code index.json.blob} atomically.
+     *
+     * @throws NoSuchFileException if the snapshot or its manifest does not exist
+     */
+    public void updateManifest(BackupSnapshotRef ref, java.util.function.Consumer<BackupManifest> change)
+            throws IOException {
+        Path manifestPath = snapshotDir(ref).resolve(DatastoreLayout.MANIFEST);
+        try (org.jpbs.datastore.lock.InProcessLock _ = lockManifest(manifestPath)) {
+            BackupManifest m = readManifest(manifestPath);
+            change.accept(m);
+            AtomicFiles.replaceFile(manifestPath, m.toBlob().raw(), syncLevel() == SyncLevel.FILE);
+        }
+    }
+
+    private static org.jpbs.datastore.lock.InProcessLock lockManifest(Path p) throws IOException {
+        for (int i = 0; ; i++) {
+            try {
+                return org.jpbs.datastore.lock.InProcessLock.tryLock(p, "manifest " + p,
+                        "another manifest update in this process");
+            } catch (LockedException e) {
+                if (i >= 100) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted waiting for the manifest lock");
+                }
+            }
+        }
+    }
+
+    /** The group's notes (the {@code notes} file in the group directory), empty if there are none. */
+    public String groupNotes(BackupGroupRef group) throws IOException {
+        try {
+            return Files.readString(groupDir(group).resolve(DatastoreLayout.NOTES), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return "";
+        }
+    }
+
+    /**
+     * Replaces the group's {@code notes} file (atomically) with {@code notes} as given.
+     *
+     * @throws NoSuchFileException if the group does not exist
+     */
+    public void setGroupNotes(BackupGroupRef group, String notes) throws IOException {
+        Path dir = groupDir(group);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new NoSuchFileException(dir.toString(), null, "backup group " + group.relativePath() + " not found");
+        }
+        AtomicFiles.replaceFile(dir.resolve(DatastoreLayout.NOTES), notes.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                syncLevel() == SyncLevel.FILE);
+    }
+
+    /**
+     * Replaces the group's owner ({@code owner} = {@code "<authid>\n"}, atomically), as PBS's
+     * change-owner does.
+     *
+     * @throws NoSuchFileException if the group does not exist
+     */
+    public void setOwner(BackupGroupRef group, String owner) throws IOException {
+        Path dir = groupDir(group);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new NoSuchFileException(dir.toString(), null, "backup group " + group.relativePath() + " not found");
+        }
+        AtomicFiles.replaceFile(dir.resolve(DatastoreLayout.OWNER),
+                (owner + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8), syncLevel() == SyncLevel.FILE);
+    }
+
+    /**
+     * Adds {@code client.log.blob} to a snapshot (the encoded blob as given; not entered in the
+     * manifest, as PBS). The file appears complete or not at all: it is written to a temporary
+     * name and hard-linked into place, which fails if a log exists meanwhile.
+     *
+     * @return false if the snapshot already has a log (nothing written)
+     * @throws NoSuchFileException if the snapshot does not exist
+     */
+    public boolean addClientLog(BackupSnapshotRef ref, byte[] encodedBlob) throws IOException {
+        Path dir = snapshotDir(ref);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " not found");
+        }
+        Path target = dir.resolve(DatastoreLayout.CLIENT_LOG);
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        boolean fsync = syncLevel() == SyncLevel.FILE;
+        Path tmp = AtomicFiles.writeTemp(target, encodedBlob, 0, encodedBlob.length, fsync);
+        try {
+            Files.createLink(target, tmp);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return false;
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        if (fsync) {
+            org.jpbs.datastore.os.FsSync.fsyncDirectory(dir);
+        }
+        return true;
+    }
+
     // ---- protection and removal ------------------------------------------------------------
 
     /** True if the snapshot has the {@code .protected} marker. */
@@ -286,12 +395,110 @@ public final class Datastore {
             throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " not found");
         }
         Path marker = dir.resolve(DatastoreLayout.PROTECTED);
-        if (protect) {
-            if (!Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createFile(marker, AtomicFiles.FILE_0644);
+        // as PBS: under the exclusive snapshot lock, so it is refused while the snapshot is in use
+        try (DirLock _ = DirLock.exclusive(dir, "snapshot " + ref, "update protection")) {
+            if (protect) {
+                if (!Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.createFile(marker, AtomicFiles.FILE_0644);
+                }
+            } else {
+                Files.deleteIfExists(marker);
             }
-        } else {
-            Files.deleteIfExists(marker);
+        }
+    }
+
+    /**
+     * Removes a group with all its snapshots except protected ones (PBS {@code BackupGroup::destroy}),
+     * under the exclusive group lock (refused while a backup of the group runs); the group
+     * directory (with {@code owner} and {@code notes}) goes too if nothing is left.
+     *
+     * @return true if everything was removed, false if protected snapshots were kept
+     * @throws LockedException if the group or one of its snapshots is in use
+     */
+    public boolean removeGroup(BackupGroupRef group) throws IOException {
+        Path dir = groupDir(group);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return true;
+        }
+        boolean all = true;
+        try (DirLock _ = DirLock.exclusive(dir, "backup group " + group.relativePath(), "group removal")) {
+            for (BackupSnapshotRef ref : snapshotRefs(group)) {
+                if (isProtected(ref)) {
+                    all = false;
+                    continue;
+                }
+                removeSnapshot(ref);
+            }
+            if (all) {
+                GroupDirs.removeIfOnly(dir, java.util.Set.of(DatastoreLayout.OWNER, DatastoreLayout.NOTES), false);
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Creates namespace {@code name} below {@code parent} (an existing one is fine, as PBS).
+     *
+     * @return the new namespace
+     * @throws IllegalArgumentException {@code "namespace to deep, 8 > max 7"} or an invalid name
+     * @throws NoSuchFileException      {@code "cannot create new namespace, parent <p> doesn't already exists"}
+     */
+    public BackupNamespace createNamespace(BackupNamespace parent, String name) throws IOException {
+        if (parent.depth() >= BackupNamespace.MAX_DEPTH) {
+            throw new IllegalArgumentException("namespace to deep, " + (parent.depth() + 1) + " > max "
+                    + BackupNamespace.MAX_DEPTH);
+        }
+        BackupNamespace ns = parent.child(name);
+        if (!namespaceExists(parent)) {
+            throw new NoSuchFileException(parent.toString(), null,
+                    "cannot create new namespace, parent " + parent + " doesn't already exists");
+        }
+        createNamespace(ns);
+        return ns;
+    }
+
+    /**
+     * Removes a namespace and the namespaces below it, as PBS {@code remove_namespace_recursive}:
+     * with {@code deleteGroups} first every group in the subtree ({@link #removeGroup}, protected
+     * snapshots stay), then the namespace directories bottom-up with {@code rmdir}, so a namespace
+     * that still holds something stays.
+     *
+     * @return true if everything requested was removed
+     */
+    public boolean removeNamespace(BackupNamespace ns, boolean deleteGroups) throws IOException {
+        if (ns.isRoot()) {
+            throw new IllegalArgumentException("Cannot modify root namespace.");
+        }
+        boolean all = true;
+        List<BackupNamespace> tree = listNamespaces(ns, BackupNamespace.MAX_DEPTH);
+        if (deleteGroups) {
+            for (BackupNamespace n : tree) {
+                for (BackupGroupRef g : listGroups(n)) {
+                    all &= removeGroup(g);
+                }
+                for (org.jpbs.core.api.BackupType t : org.jpbs.core.api.BackupType.values()) {
+                    deleteEmptyDir(namespaceDir(n).resolve(t.text()));
+                }
+            }
+        }
+        List<BackupNamespace> bottomUp = new ArrayList<>(tree);
+        bottomUp.sort(Comparator.comparingInt(BackupNamespace::depth).reversed());
+        for (BackupNamespace n : bottomUp) {
+            deleteEmptyDir(namespaceDir(n).resolve(DatastoreLayout.NS_DIR));
+            if (!deleteEmptyDir(namespaceDir(n))) {
+                all = false;
+            }
+        }
+        return all;
+    }
+
+    /** {@code rmdir}: true if the directory is gone (removed or absent), false if it is not empty. */
+    private static boolean deleteEmptyDir(Path dir) throws IOException {
+        try {
+            Files.deleteIfExists(dir);
+            return true;
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            return false;
         }
     }
 

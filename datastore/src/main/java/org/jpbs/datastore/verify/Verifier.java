@@ -21,10 +21,7 @@ import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
-import org.jpbs.datastore.chunks.SyncLevel;
-import org.jpbs.datastore.lock.InProcessLock;
 import org.jpbs.datastore.lock.LockedException;
-import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.StorageFullException;
 import org.jpbs.datastore.os.TaskIds;
 import org.jpbs.datastore.snapshot.Datastore;
@@ -258,32 +255,11 @@ public final class Verifier implements AutoCloseable {
     }
 
     private void writeVerifyState(BackupSnapshotRef ref, String state) throws IOException {
-        Path manifestPath = ds.snapshotDir(ref).resolve(DatastoreLayout.MANIFEST);
-        try (InProcessLock l = lockManifest(manifestPath)) {
-            BackupManifest m = ds.openSnapshot(ref).manifest(); // fresh: notes may have changed meanwhile
+        ds.updateManifest(ref, m -> { // read fresh under the manifest lock: notes may have changed meanwhile
             ObjectNode vs = m.unprotected().putObject("verify_state");
             vs.put("state", state);
             vs.put("upid", upid.toString());
-            AtomicFiles.replaceFile(manifestPath, m.toBlob().raw(), ds.syncLevel() == SyncLevel.FILE);
-        }
-    }
-
-    private static InProcessLock lockManifest(Path p) throws IOException {
-        for (int i = 0; ; i++) {
-            try {
-                return InProcessLock.tryLock(p, "manifest " + p, "another manifest update in this process");
-            } catch (LockedException e) {
-                if (i >= 100) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("interrupted waiting for " + p);
-                }
-            }
-        }
+        });
     }
 
     /** Stops the reader threads. */

@@ -118,27 +118,39 @@ final class DatastoreApi {
         }
     }
 
-    /** {@code GET .../namespace} ({@code parent}, {@code max-depth}). */
+    /**
+     * {@code GET .../namespace} ({@code parent}, default the root; {@code max-depth}, 0..7): the
+     * parent and the namespaces below it (at most {@code max-depth} levels deeper) on which the
+     * caller has {@code Datastore.Audit}, {@code .Modify} or {@code .Backup}, as
+     * {@code [{"ns":"a/b"}]} (root: {@code ""}), as PBS: without privileges on the parent the
+     * answer is 403 {@code "permission check failed"} if nothing below is visible either (so
+     * the existence of a namespace does not leak).
+     */
     static RestResponse namespaces(Access acc, String store, String query) throws IOException {
         ApiParams p = ApiParams.ofQuery(query, Set.of("parent", "max-depth"));
         Optional<Long> maxDepth = p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
         BackupNamespace parent = p.namespace("parent");
-        if (!parent.isRoot() || !acc.exists(store)) {
-            acc.checkFull(store, parent, NS_PRIVS, 0);
+        if (!acc.exists(store)) {
+            acc.checkFull(store, parent, NS_PRIVS, 0); // unknown store: refused like one without privileges
         }
+        boolean parentAccess = (acc.privileges(store, parent) & NS_PRIVS) != 0;
         try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
             Datastore ds = h.datastore();
-            requireNamespace(ds, parent);
-            ArrayNode out = F.arrayNode();
-            for (BackupNamespace ns : ds.listNamespaces()) {
-                int d = ns.depth() - parent.depth();
-                if (d < 0 || !ns.components().subList(0, parent.depth()).equals(parent.components())
-                        || (maxDepth.isPresent() && d > maxDepth.get())) {
-                    continue;
+            if (!ds.namespaceExists(parent)) {
+                if (!parentAccess) {
+                    throw new ApiException(403, "permission check failed");
                 }
+                requireNamespace(ds, parent);
+            }
+            ArrayNode out = F.arrayNode();
+            int depth = maxDepth.map(Long::intValue).orElse(BackupNamespace.MAX_DEPTH);
+            for (BackupNamespace ns : ds.listNamespaces(parent, depth)) {
                 if ((acc.privileges(store, ns) & NS_PRIVS) != 0) {
                     out.add(F.objectNode().put("ns", ns.toString()));
                 }
+            }
+            if (out.isEmpty() && !parentAccess) {
+                throw new ApiException(403, "permission check failed");
             }
             return RestResponse.data(out);
         }

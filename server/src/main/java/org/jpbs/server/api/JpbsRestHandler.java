@@ -38,7 +38,10 @@ import org.jpbs.server.http.RestResponse;
  *     (streamed), {@code DELETE snapshots}, {@code GET namespace}, {@code GET files},
  *     {@code GET status}, {@code GET gc} (status of the last GC), {@code GET download}
  *     ({@link DatastoreApi}); {@code POST gc}, {@code POST prune}, {@code POST prune-datastore},
- *     {@code POST verify}, {@code GET active-operations} ({@link DatastoreJobsApi});</li>
+ *     {@code POST verify}, {@code GET active-operations} ({@link DatastoreJobsApi});
+ *     {@code GET|PUT notes}, {@code GET|PUT group-notes}, {@code GET|PUT protected},
+ *     {@code POST change-owner}, {@code POST upload-backup-log} ({@link SnapshotAdminApi});
+ *     {@code POST|DELETE namespace} ({@link NamespaceApi});</li>
  * <li>{@code GET /api2/json/status/datastore-usage};</li>
  * <li>{@code /api2/json/nodes/{node}/tasks[/{upid}[/status|/log]]} ({@link TasksApi}).</li>
  * </ul>
@@ -59,7 +62,9 @@ public final class JpbsRestHandler implements RestHandler {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final Set<String> STORE_CALLS = Set.of("GET groups", "GET snapshots", "DELETE snapshots",
             "GET namespace", "GET files", "GET status", "GET download", "GET gc", "POST gc", "POST prune",
-            "POST prune-datastore", "POST verify", "GET active-operations");
+            "POST prune-datastore", "POST verify", "GET active-operations", "GET notes", "PUT notes",
+            "GET group-notes", "PUT group-notes", "GET protected", "PUT protected", "POST change-owner",
+            "POST namespace", "DELETE namespace", "POST upload-backup-log");
 
     private final FileAuthenticator auth;
     private final ServerServices services;
@@ -185,6 +190,16 @@ public final class JpbsRestHandler implements RestHandler {
             case "POST prune" -> DatastoreJobsApi.prune(acc, services, store, req.params(), false);
             case "POST prune-datastore" -> DatastoreJobsApi.prune(acc, services, store, req.params(), true);
             case "POST verify" -> DatastoreJobsApi.verify(acc, services, store, req.params());
+            case "GET notes" -> SnapshotAdminApi.getNotes(acc, store, req.params());
+            case "PUT notes" -> SnapshotAdminApi.setNotes(acc, store, req.params());
+            case "GET group-notes" -> SnapshotAdminApi.getGroupNotes(acc, store, req.params());
+            case "PUT group-notes" -> SnapshotAdminApi.setGroupNotes(acc, store, req.params());
+            case "GET protected" -> SnapshotAdminApi.getProtection(acc, store, req.params());
+            case "PUT protected" -> SnapshotAdminApi.setProtection(acc, store, req.params());
+            case "POST change-owner" -> SnapshotAdminApi.changeOwner(acc, store, req.params());
+            case "POST namespace" -> NamespaceApi.create(acc, store, req.params());
+            case "DELETE namespace" -> NamespaceApi.delete(acc, store, req.params());
+            case "POST upload-backup-log" -> SnapshotAdminApi.uploadBackupLog(acc, store, q, req.body());
             default -> DatastoreJobsApi.activeOperations(acc, services, store, q);
         };
     }

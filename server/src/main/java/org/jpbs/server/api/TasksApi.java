@@ -166,7 +166,13 @@ final class TasksApi {
         return RestResponse.data(o);
     }
 
-    /** {@code GET nodes/{node}/tasks/{upid}/log} ({@code start}, {@code limit}, {@code test-status}, {@code download}). */
+    /**
+     * {@code GET nodes/{node}/tasks/{upid}/log} ({@code start}, {@code limit}, {@code test-status},
+     * {@code download}), as PBS: lines are numbered from 1 ({@code n}), {@code start} is the number
+     * of the first line returned ({@code 0} and {@code 1} both start at line 1), {@code limit}
+     * (default 50) the most lines, 0 = all; {@code total} is the number of lines in the log and,
+     * with {@code test-status}, {@code active} whether the task still runs.
+     */
     static RestResponse log(Access acc, TaskManager tasks, String upidText, String query) throws IOException {
         ApiParams p = ApiParams.ofQuery(query, Set.of("start", "limit", "test-status", "download"));
         long start = p.optInteger("start", 0, Long.MAX_VALUE).orElse(0L);
@@ -177,7 +183,9 @@ final class TasksApi {
         find(acc, tasks, u);
         TaskManager.LogPage page;
         try {
-            page = tasks.log(u, download ? 0 : start, download ? 0 : limit);
+            // PBS numbers lines from 1 and `start` is the number of the first line wanted
+            // (0 and 1 both mean the first line); the task manager counts from 0
+            page = tasks.log(u, download ? 0 : Math.max(start, 1) - 1, download ? 0 : limit);
         } catch (NoSuchFileException e) {
             throw ApiException.badRequest("no log for task '" + u + "'");
         }

@@ -306,6 +306,12 @@ public final class BackupSession implements Http2Service {
         state = State.FINISHED;
     }
 
+    /** Writes the failed request into the task log, as PBS (e.g. a refused {@code finish}). */
+    @Override
+    public void requestFailed(String method, String path, org.jpbs.server.http.ApiException error) {
+        task.log(org.jpbs.server.http.Http2Service.failureLine(method, path, error));
+    }
+
     @Override
     public void connectionClosed() {
         serial.execute(this::cleanup); // after every call already queued, e.g. a finish

@@ -27,6 +27,8 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
     private final Http2Service service;
     private final InflightBytes inflight;
     private Route route;
+    private String method = "";
+    private String path = "";
     private CompositeByteBuf body;
     private long received;
     private long buffered;
@@ -65,14 +67,26 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
         String path = UriPaths.normalize(q < 0 ? full : full.substring(0, q));
         String query = q < 0 ? "" : full.substring(q + 1);
         CharSequence ct = headers.get(HttpHeaderNames.CONTENT_TYPE);
+        this.method = method;
+        this.path = path;
         try {
             route = service.route(method, path, query, ct == null ? null : ct.toString());
             if (!route.discardBody()) {
                 body = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
             }
         } catch (RuntimeException e) {
-            respond(ctx, H2Response.error(ErrorMapper.map(e)));
+            respond(ctx, failed(ErrorMapper.map(e)));
         }
+    }
+
+    /** The error answer, after telling the service (which logs it into its task, as PBS). */
+    private H2Response failed(ApiException e) {
+        try {
+            service.requestFailed(method, path, e);
+        } catch (RuntimeException ignored) {
+            // logging must not change the answer
+        }
+        return H2Response.error(e);
     }
 
     private void onData(ChannelHandlerContext ctx, Http2DataFrame d) {
@@ -86,7 +100,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
         }
         if (received > route.maxBody()) {
             freeBody();
-            respond(ctx, H2Response.error(ApiException.badRequest(route.tooLargeMessage())));
+            respond(ctx, failed(ApiException.badRequest(route.tooLargeMessage())));
             return;
         }
         body.addComponent(true, d.content().retain());
@@ -115,7 +129,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
                     }
                     resp = r.handler().handle(bytes);
                 } catch (Throwable e) {
-                    resp = H2Response.error(ErrorMapper.map(e));
+                    resp = failed(ErrorMapper.map(e));
                 } finally {
                     if (b != null && b.refCnt() > 0) {
                         b.release();

@@ -16,9 +16,14 @@ import java.net.SocketAddress;
 public record RestRequest(String method, String path, String rawQuery, HttpHeaders headers, byte[] body,
                           SocketAddress remote) {
 
-    /** The parameters of this call: query for GET/DELETE, body by content type otherwise (§4.1). */
+    /**
+     * The parameters of this call (§4.1), as PBS takes them for every method: the query string
+     * plus a form body, or a JSON body ({@link Params#forApiCall}). A GET/DELETE without a body
+     * (what the real client sends) has only its query.
+     */
     public Params params() {
-        if (method.equals("GET") || method.equals("DELETE") || method.equals("HEAD")) {
+        boolean noBodyMethod = method.equals("GET") || method.equals("DELETE") || method.equals("HEAD");
+        if (noBodyMethod && body.length == 0) {
             return Params.ofQuery(rawQuery);
         }
         return Params.forApiCall(headers.get("content-type"), rawQuery, body);

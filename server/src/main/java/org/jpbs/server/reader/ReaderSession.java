@@ -245,6 +245,12 @@ public final class ReaderSession implements Http2Service {
         }
     }
 
+    /** Writes the failed request into the task log, as PBS (e.g. a refused {@code finish}). */
+    @Override
+    public void requestFailed(String method, String path, org.jpbs.server.http.ApiException error) {
+        task.log(org.jpbs.server.http.Http2Service.failureLine(method, path, error));
+    }
+
     @Override
     public void connectionClosed() {
         serial.execute(() -> {

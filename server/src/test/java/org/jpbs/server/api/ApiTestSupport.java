@@ -72,6 +72,22 @@ final class ApiTestSupport {
             return new Resp(a.statusCode(), a.headers().firstValue("content-type").orElse(null), a.body());
         }
 
+        /** A POST with a JSON body and extra headers (how the real client sends POST parameters). */
+        Resp postJson(String path, Map<String, String> headers, String json) throws Exception {
+            return sendBytes("POST", path, headers, "application/json", json.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** Any method with a body of the given content type. */
+        Resp sendBytes(String method, String pathAndQuery, Map<String, String> headers, String contentType, byte[] body)
+                throws Exception {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(Duration.ofSeconds(60));
+            headers.forEach(b::header);
+            b.header("Content-Type", contentType);
+            b.method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+            HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new Resp(r.statusCode(), r.headers().firstValue("content-type").orElse(null), r.body());
+        }
+
         Resp get(String pathAndQuery, Map<String, String> headers) throws Exception {
             return send("GET", pathAndQuery, headers, null);
         }

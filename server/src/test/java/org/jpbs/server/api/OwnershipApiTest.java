@@ -174,8 +174,10 @@ class OwnershipApiTest {
         assertEquals(List.of("web"), ids(http.get(DS + "/store/groups?ns=team", teamUser).json().get("data")));
         r = http.get(DS + "/store/namespace?parent=other", teamUser);
         assertEquals(403, r.status());
-        assertEquals("permission check failed - missing Datastore.Audit|Datastore.Modify|Datastore.Backup on "
-                + "/datastore/store/other", r.text());
+        assertEquals("permission check failed", r.text(), "PBS: nothing visible below a parent without privileges");
+        r = http.get(DS + "/store/namespace?parent=nosuch", teamUser);
+        assertEquals(403, r.status());
+        assertEquals("permission check failed", r.text(), "a missing namespace looks like a forbidden one");
         r = http.get(DS + "/store/namespace?max-depth=8", teamUser);
         assertEquals("parameter verification failed - 'max-depth': value must have a maximum value of 7", r.text());
         JsonNode usage = http.get("/api2/json/status/datastore-usage", teamUser).json().get("data");
