@@ -76,14 +76,7 @@ public final class PruneCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         format.format(ctx); // a bad --output-format is a usage error before anything runs
         PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
-        BackupGroupRef g;
-        try {
-            g = BackupGroupRef.parse(Snapshots.namespace(ns), group);
-        } catch (org.jpbs.cli.UsageException e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            throw new org.jpbs.cli.UsageException("GROUP: " + e.getMessage(), e);
-        }
+        BackupGroupRef g = Snapshots.group(Snapshots.namespace(ns), group);
         if (repo.isRemote(ctx)) {
             try (org.jpbs.client.remote.PbsClient pbs = repo.client(ctx)) {
                 return RemoteJobs.prune(ctx, pbs, g, opts, dryRun, format, output);

@@ -79,7 +79,7 @@ public final class SnapshotListCommand implements Callable<Integer> {
         Renderer renderer = format.renderer(ctx);
         com.fasterxml.jackson.databind.node.ArrayNode json = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
         for (BackupNamespace n : namespaces) {
-            List<BackupGroupRef> groups = group != null ? List.of(BackupGroupRef.parse(n, group)) : ds.listGroups(n);
+            List<BackupGroupRef> groups = group != null ? List.of(Snapshots.group(n, group)) : ds.listGroups(n);
             for (BackupGroupRef g : groups.stream().sorted(Comparator.comparing(BackupGroupRef::toString)).toList()) {
                 List<SnapshotInfo> snaps = new ArrayList<>(ds.listSnapshots(g));
                 snaps.sort(Comparator.comparingLong(s -> s.ref().time()));
@@ -144,7 +144,7 @@ public final class SnapshotListCommand implements Callable<Integer> {
             return 0;
         }
         for (BackupNamespace n : namespaces) {
-            BackupGroupRef g = group != null ? BackupGroupRef.parse(n, group) : null;
+            BackupGroupRef g = group != null ? Snapshots.group(n, group) : null;
             for (RemoteSnapshots.Snapshot s : RemoteSnapshots.list(pbs, n, g)) {
                 List<String> names = new ArrayList<>();
                 for (String f : s.files()) {

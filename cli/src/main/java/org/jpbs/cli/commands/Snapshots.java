@@ -78,6 +78,15 @@ public final class Snapshots {
         return s.group().ns().isRoot() ? s.toString() : "ns " + s.group().ns() + ": " + s;
     }
 
+    /**
+     * Parses a GROUP argument ({@code type/id}).
+     *
+     * @throws UsageException naming the value if it is malformed (e.g. {@code ../vm/100}): exit 2
+     */
+    public static BackupGroupRef group(BackupNamespace ns, String spec) {
+        return usage(() -> BackupGroupRef.parse(ns, spec));
+    }
+
     /** Runs a parse of a SNAPSHOT/GROUP argument; a malformed value is a usage error. */
     private static <T> T usage(java.util.function.Supplier<T> parse) {
         try {

@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
  * {@code jpbs verify [SNAPSHOT] [--ignore-verified] [--outdated-after DAYS]}: verifies one
  * snapshot, a group's snapshots ({@code type/id}) or, without argument, every snapshot of the
  * datastore (spec {@code pbs-datastore-ops.md} §3). Prints one line per snapshot (ok, failed,
- * skipped) to stdout and each problem to stderr; exits 1 if any snapshot failed.
+ * skipped) to stdout — with {@code -q} only the failed ones — and each problem to stderr; exits
+ * 1 if any snapshot failed.
  */
 @Command(name = "verify", description = "Check the chunks and files of snapshots; corrupt chunks are renamed to end in .bad (local datastore), or run on a server.")
 public final class VerifyCommand implements Callable<Integer> {
@@ -105,7 +106,7 @@ public final class VerifyCommand implements Callable<Integer> {
             } else {
                 List<BackupSnapshotRef> refs;
                 if (snapshot.chars().filter(c -> c == '/').count() == 1) {
-                    var g = org.jpbs.core.api.BackupGroupRef.parse(n, snapshot);
+                    var g = Snapshots.group(n, snapshot);
                     refs = ds.listSnapshots(g).stream().map(s -> s.ref()).sorted(
                             java.util.Comparator.comparingLong(BackupSnapshotRef::time).reversed()).toList();
                     if (refs.isEmpty()) {
@@ -136,6 +137,11 @@ public final class VerifyCommand implements Callable<Integer> {
             throw new IllegalStateException(failed + " snapshot(s) failed verification: "
                     + String.join(", ", report.failed().stream().map(r -> Snapshots.describe(r.snapshot())).toList()));
         }
+        int unrecorded = report.unrecorded().size();
+        if (unrecorded > 0) {
+            throw new IllegalStateException("verify state of " + unrecorded + " snapshot(s) could not be recorded"
+                    + " (the results above stand; free space on the datastore and verify again)");
+        }
         return 0;
     }
 
@@ -145,10 +151,12 @@ public final class VerifyCommand implements Callable<Integer> {
             case FAILED -> "FAILED";
             case SKIPPED -> "skipped (" + r.skipReason() + ")";
         };
-        // with a JSON format stdout carries only the JSON: the lines go to stderr
-        java.io.PrintStream o = format.renderer(ctx).isText() ? ctx.out() : ctx.err();
-        o.println(Snapshots.describe(r.snapshot()) + ": " + state);
-        o.flush();
+        if (output.verbose() || r.state() == SnapshotVerifyResult.State.FAILED) { // -q: only failures
+            // with a JSON format stdout carries only the JSON: the lines go to stderr
+            java.io.PrintStream o = format.renderer(ctx).isText() ? ctx.out() : ctx.err();
+            o.println(Snapshots.describe(r.snapshot()) + ": " + state);
+            o.flush();
+        }
         for (VerifyProblem p : r.problems()) {
             String where = p.archive() == null ? "" : "/" + p.archive();
             String msg = p.message();
@@ -157,6 +165,9 @@ public final class VerifyCommand implements Callable<Integer> {
                 msg = msg.substring(echo.length());
             }
             ctx.err().println("jpbs: " + Snapshots.describe(r.snapshot()) + where + ": " + msg);
+        }
+        if (r.recordError() != null) { // printed even with -q: the result is not kept
+            ctx.err().println("jpbs: warning: " + r.recordError());
         }
         ctx.err().flush();
     }

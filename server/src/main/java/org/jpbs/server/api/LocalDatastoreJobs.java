@@ -150,6 +150,11 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
                 }
 
                 @Override
+                public void warn(String line) {
+                    log.warn(line);
+                }
+
+                @Override
                 public void snapshotDone(SnapshotVerifyResult r) {
                     switch (r.state()) {
                         case OK -> log.log("verified " + r.snapshot() + ": ok (" + r.chunks() + " chunks)");
@@ -163,6 +168,9 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
             long failed = report.results().stream().filter(r -> r.state() == SnapshotVerifyResult.State.FAILED).count();
             if (failed > 0) {
                 throw new IOException("verification failed on " + failed + " snapshot(s)");
+            }
+            if (!report.unrecorded().isEmpty()) {
+                throw new IOException("verify state of " + report.unrecorded().size() + " snapshot(s) could not be recorded");
             }
             log.log("verify ok");
         };

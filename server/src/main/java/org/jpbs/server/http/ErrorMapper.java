@@ -8,8 +8,11 @@ import org.jpbs.datastore.lock.LockedException;
  * in one place for HTTP/1.1 and HTTP/2. {@link ApiException} keeps its status; I/O and data
  * errors (including {@link LockedException}, corrupt data, missing chunks) and invalid
  * arguments become 400 with their message, as PBS reports every handler error as 400 unless
- * it sets a status (spec {@code pbs-protocol.md} §4.1); anything else is an internal error 500
- * and is logged with its stack trace. No answer carries a server path ({@link HiddenPaths}).
+ * it sets a status (spec {@code pbs-protocol.md} §4.1); a full datastore
+ * ({@link org.jpbs.datastore.os.StorageFullException}, ENOSPC/EDQUOT) is 500 with the file named
+ * relative to the datastore (jpbs differs from PBS here: the client did nothing wrong); anything
+ * else is an internal error 500 and is logged with its stack trace. No answer carries a server
+ * path ({@link HiddenPaths}).
  */
 public final class ErrorMapper {
     private static final System.Logger LOG = System.getLogger(ErrorMapper.class.getName());
@@ -40,6 +43,11 @@ public final class ErrorMapper {
         }
         if (t instanceof ApiException a) {
             return a;
+        }
+        var full = org.jpbs.datastore.os.StorageFullException.find(t);
+        if (full.isPresent()) { // the server's fault, not the request's: 500, without server paths
+            LOG.log(Level.WARNING, full.get().getMessage());
+            return new ApiException(500, full.get().publicMessage(null));
         }
         if (t instanceof java.io.IOException || t instanceof IllegalArgumentException
                 || t instanceof IllegalStateException || t instanceof java.io.UncheckedIOException) {
