@@ -35,18 +35,29 @@ import picocli.CommandLine.Command;
         description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
         subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
             GcCommand.class, PruneCommand.class, VerifyCommand.class,
+            org.jpbs.cli.manage.ListCommand.class, org.jpbs.cli.manage.StatusCommand.class,
+            org.jpbs.cli.manage.ChangeOwnerCommand.class, org.jpbs.cli.manage.NamespaceCommand.class,
+            org.jpbs.cli.manage.TaskCommand.class, org.jpbs.cli.manage.LoginCommand.class,
+            org.jpbs.cli.manage.LoginCommand.Logout.class, org.jpbs.cli.manage.BenchmarkCommand.class,
+            org.jpbs.cli.manage.CompletionCommand.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
             VmaCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore, else",
-            "$PBS_REPOSITORY, else ~/.local/share/jpbs/datastore (created on first use). A local",
-            "directory is written as a path (/srv/store, ./store, ~/store); a bare name (store1)",
-            "is a datastore on the server at localhost:8007 as root@pam, as for proxmox-backup-client.",
-            "A server needs $PBS_PASSWORD (password or API token secret) and, for a",
-            "self-signed certificate, $PBS_FINGERPRINT or --fingerprint.",
-            "Encryption: backup/restore --keyfile KEY (passphrase: $PBS_ENCRYPTION_PASSWORD); 'jpbs key --help'.",
-            "Exit codes: 0 success, 1 error while running, 2 usage error (bad option, argument or",
-            "option-like variable such as PBS_REPOSITORY). Each command has --help."})
+        footer = {"",
+            "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore, else $PBS_REPOSITORY,"
+                + " else ~/.local/share/jpbs/datastore (created on first use). A local directory is written as a"
+                + " path (/srv/store, ./store, ~/store); a bare name (store1) is a datastore on the server at"
+                + " localhost:8007 as root@pam, as for proxmox-backup-client.",
+            "",
+            "Server: the password or API token secret comes from $PBS_PASSWORD (else a cached ticket of"
+                + " 'jpbs login', else a prompt on a terminal); a self-signed certificate needs $PBS_FINGERPRINT or"
+                + " --fingerprint, or is accepted once at a prompt and remembered.",
+            "",
+            "Encryption: backup/restore --keyfile KEY (passphrase: $PBS_ENCRYPTION_PASSWORD); see 'jpbs key --help'.",
+            "",
+            "Exit codes: 0 success, 1 error while running, 2 usage error (bad option, argument or option-like"
+                + " variable such as PBS_REPOSITORY). Each command has --help; 'jpbs completion bash' prints a"
+                + " completion script."})
 public final class Main implements Callable<Integer> {
     private final CliContext ctx;
 
@@ -59,8 +70,43 @@ public final class Main implements Callable<Integer> {
 
     /** Runs the command line on the real process streams and exits the JVM with its exit code. */
     public static void main(String[] args) {
+        configureJvm();
         int rc = run(args);
         System.exit(rc);
+    }
+
+    /** Kept referenced so that its level stays set. */
+    private static java.util.logging.Logger quietNetty;
+
+    /** Log line format: one line, ISO-8601 local time with offset, level, logger, message, stack trace. */
+    public static final String LOG_FORMAT = "%1$tFT%1$tT.%1$tL%1$tz %4$s %3$s: %5$s%6$s%n";
+
+    /**
+     * Process-wide settings made before any library class loads: server log lines as
+     * {@link #LOG_FORMAT} ({@code java.util.logging.SimpleFormatter.format}), and Netty's machine
+     * id ({@code io.netty.machineId}, a random locally administered MAC) so that a host without a
+     * network interface is not warned about on every command ("Failed to find a usable hardware
+     * address"). Settings given with {@code -D} win.
+     */
+    public static void configureJvm() {
+
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", LOG_FORMAT);
+        }
+        if (System.getProperty("io.netty.machineId") == null) {
+            byte[] mac = new byte[6];
+            new java.security.SecureRandom().nextBytes(mac);
+            mac[0] = (byte) ((mac[0] & 0xfc) | 0x02); // unicast, locally administered
+            StringBuilder b = new StringBuilder();
+            for (byte x : mac) {
+                b.append(b.isEmpty() ? "" : ":").append(String.format("%02x", x & 0xff));
+            }
+            System.setProperty("io.netty.machineId", b.toString());
+        }
+        // a host (or network namespace) without interfaces: Netty's interface scan warns with a
+        // stack trace on every command; jpbs needs no interface list. After the format is set.
+        quietNetty = java.util.logging.Logger.getLogger("io.netty.util.NetUtilInitializations");
+        quietNetty.setLevel(java.util.logging.Level.SEVERE);
     }
 
     /**
@@ -87,9 +133,15 @@ public final class Main implements Callable<Integer> {
         return rc;
     }
 
+    /** The command model of {@code jpbs} (for generated man pages), on the system context. */
+    public static CommandLine.Model.CommandSpec commandSpec() {
+        return new Main(CliContext.system()).commandLine().getCommandSpec();
+    }
+
     /** The configured picocli command tree (streams, error handling, factory). */
     private CommandLine commandLine() {
         CommandLine cl = new CommandLine(this, new Factory(ctx));
+        HelpWrap.apply(cl);
         Charset cs = Charset.defaultCharset();
         cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(ctx.out(), cs), true));
         cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(ctx.err(), cs), true));

@@ -120,6 +120,42 @@ class CliBadInputTest {
         assertFalse(Files.exists(tmp.resolve("home")), "the default datastore was not touched");
     }
 
+    /** Issue 12 item 11: a malformed GROUP is a usage error (exit 2); {@code verify -q} prints no ok line. */
+    @Test
+    void badGroupArgumentsAreUsageErrorsAndQuietVerifyPrintsNoOkLine() throws IOException {
+        fails(2, "invalid backup group '../vm/100'", "prune", "--repository", repo.toString(), "../vm/100", "--keep-last", "1");
+        fails(2, "unknown backup type '..'", "prune", "--repository", repo.toString(), "../vm", "--keep-last", "1");
+        fails(2, "unknown backup type '..'", "verify", "--repository", repo.toString(), "../vm");
+        fails(2, "invalid backup group '../vm/100'", "snapshot", "list", "--repository", repo.toString(), "../vm/100");
+        CliRunner.Result r = cli.run("verify", "-q", "--repository", repo.toString(), snap);
+        assertEquals(0, r.exit(), r.all());
+        assertEquals("", r.out(), "-q: no ok line");
+        assertEquals("", r.err(), "-q: no summary");
+        r = cli.run("verify", "--repository", repo.toString(), snap);
+        assertEquals(0, r.exit(), r.all());
+        assertEquals(snap + ": ok\n", r.out());
+    }
+
+    /** Issue 12 items 6 and 11 through {@code jpbs restore}: the user's look-alike files stay; a symlink TARGET is followed. */
+    @Test
+    void restoreKeepsUsersLookalikeFilesAndFollowsASymlinkTarget() throws IOException {
+        Path dir = Files.createDirectory(tmp.resolve("out"));
+        Path keep1 = Files.writeString(dir.resolve("disk.img.tmp-keepme"), "mine");
+        Path keep2 = Files.writeString(dir.resolve("disk.img.tmp-2024-01-01-backup"), "mine too");
+        CliRunner.Result r = cli.run("restore", "-q", "--repository", repo.toString(), snap, "disk.img", dir.resolve("disk.img").toString());
+        assertEquals(0, r.exit(), r.all());
+        assertEquals("mine", Files.readString(keep1));
+        assertEquals("mine too", Files.readString(keep2));
+        assertTrue(java.util.Arrays.equals(Files.readAllBytes(img), Files.readAllBytes(dir.resolve("disk.img"))));
+
+        Path real = Files.writeString(dir.resolve("real.img"), "old");
+        Path link = Files.createSymbolicLink(dir.resolve("link.img"), Path.of("real.img"));
+        r = cli.run("restore", "-q", "--repository", repo.toString(), snap, "disk.img", link.toString());
+        assertEquals(0, r.exit(), r.all());
+        assertTrue(Files.isSymbolicLink(link), "the link is kept");
+        assertTrue(java.util.Arrays.equals(Files.readAllBytes(img), Files.readAllBytes(real)), "its target got the data");
+    }
+
     @Test
     void badRestoreArguments() throws IOException {
         Path out = tmp.resolve("out.img");

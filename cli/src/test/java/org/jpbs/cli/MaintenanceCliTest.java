@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -35,8 +35,7 @@ class MaintenanceCliTest {
 
     @BeforeAll
     static void unpack() throws Exception {
-        Path tar = Path.of(System.getProperty("jpbs.shared", "../shared")).resolve("vectors/real-pbs/datastore.tar.gz");
-        Assumptions.assumeTrue(Files.isRegularFile(tar), "../shared/vectors/real-pbs absent");
+        Path tar = SharedVectors.require("vectors/real-pbs/datastore.tar.gz");
         Process p = new ProcessBuilder("tar", "-xzf", tar.toString(), "-C", tmp.toString()).inheritIO().start();
         assertEquals(0, p.waitFor(), "tar -xzf failed");
         ds = tmp.resolve("golden-ds");

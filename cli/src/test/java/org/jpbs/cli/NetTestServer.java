@@ -70,8 +70,10 @@ final class NetTestServer implements AutoCloseable {
         cfg.updateAcl("/datastore", TOKEN_ID, "DatastoreAdmin", true, false);
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, Map.of(STORE, ds), "127.0.0.1", 0);
-        JpbsServer s = JpbsServer.start(sc, auth,
-                JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO));
+        JpbsRestHandler h = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
+        // gc, prune and verify as tasks, as 'jpbs serve' runs them
+        h = h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam")));
+        JpbsServer s = JpbsServer.start(sc, auth, h);
         return new NetTestServer(dir, ds, s, secret);
     }
 

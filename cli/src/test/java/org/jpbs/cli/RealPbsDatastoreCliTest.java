@@ -12,7 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import org.jpbs.core.digest.Digest;
-import org.junit.jupiter.api.Assumptions;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,19 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
  * Opens the datastore written by the real PBS 3.1.2 server
  * ({@code ../shared/vectors/real-pbs/datastore.tar.gz}) through the command line, as a user
  * would: lists its snapshots (namespace {@code prod} included) and restores every
- * unencrypted archive to the documented input. Skips when {@code ../shared} is absent.
+ * unencrypted archive to the documented input. Skips when {@code ../shared} is absent (fails with CI=true, see SharedVectors).
  */
 class RealPbsDatastoreCliTest {
     @TempDir(factory = FastTempDirs.class)
     static Path tmp;
-    static Path shared;
     static Path ds;
 
     @BeforeAll
     static void unpack() throws Exception {
-        shared = Path.of(System.getProperty("jpbs.shared", "../shared"));
-        Path tar = shared.resolve("vectors/real-pbs/datastore.tar.gz");
-        Assumptions.assumeTrue(Files.isRegularFile(tar), "../shared/vectors/real-pbs absent: skipping real PBS datastore test");
+        Path tar = SharedVectors.require("vectors/real-pbs/datastore.tar.gz");
         Process p = new ProcessBuilder("tar", "-xzf", tar.toString(), "-C", tmp.toString()).inheritIO().start();
         assertEquals(0, p.waitFor(), "tar -xzf failed");
         ds = tmp.resolve("golden-ds");
@@ -106,7 +103,7 @@ class RealPbsDatastoreCliTest {
         Result r = jpbs("restore", "-q", "--repository", ds.toString(), "--ns", "prod",
                 "host/web/2023-11-14T22:13:20Z", "root.pxar.didx", out.toString());
         assertEquals(0, r.exit(), r.err());
-        byte[] want = Files.readAllBytes(shared.resolve("vectors/real-client/pxar/tree.pxar"));
+        byte[] want = Files.readAllBytes(SharedVectors.require("vectors/real-client/pxar/tree.pxar"));
         assertEquals(HexFormat.of().formatHex(Digest.sha256(want).bytes()), Digest.sha256(Files.readAllBytes(out)).hex());
     }
 
@@ -140,7 +137,7 @@ class RealPbsDatastoreCliTest {
 
     @Test
     void encryptedSnapshotRestoresWithItsKeyOnly() throws Exception {
-        Path key = shared.resolve("vectors/real-client/keys/key-kdf-none.json");
+        Path key = SharedVectors.require("vectors/real-client/keys/key-kdf-none.json");
         Path out = tmp.resolve("enc-ok.img");
         Result r = jpbs("restore", "-q", "--repository", ds.toString(), "--keyfile", key.toString(),
                 "vm/200/2023-11-14T22:13:20Z", "drive-scsi0.img", out.toString());

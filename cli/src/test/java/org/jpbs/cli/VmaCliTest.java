@@ -19,8 +19,8 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.jpbs.vma.VmaWriter;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -193,9 +193,7 @@ class VmaCliTest {
 
     @Test
     void realSampleListsPrintsVerifiesAndIsIncomplete() throws IOException {
-        String s = System.getProperty("jpbs.shared");
-        Path sample = s == null ? null : Path.of(s, "vectors", "pve-sample-truncated.vma.gz");
-        Assumptions.assumeTrue(sample != null && Files.exists(sample), "../shared/vectors sample not present; skipping");
+        Path sample = SharedVectors.require("vectors/pve-sample-truncated.vma.gz");
         List<String> lines = ok("vma", "list", sample.toString()).out().lines().toList();
         assertEquals("CFG: size: 417 name: qemu-server.conf", lines.get(0));
         assertEquals("DEV: dev_id=1 size: 10737418240 devname: drive-scsi0", lines.get(1));

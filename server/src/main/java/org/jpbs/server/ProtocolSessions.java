@@ -50,6 +50,7 @@ final class ProtocolSessions implements SessionFactory {
         BackupNamespace ns = namespace(q);
         BackupType type = backupType(q);
         String id = q.string("backup-id");
+        Params.maxLength("backup-id", id, BackupGroupRef.MAX_ID_LENGTH);
         if (!SafeId.isValid(id)) {
             throw ApiException.badParam("backup-id", "value does not match the regex pattern");
         }
@@ -69,9 +70,7 @@ final class ProtocolSessions implements SessionFactory {
         if (s.length() < 3) {
             throw ApiException.badParam("store", "value must be at least 3 characters long");
         }
-        if (s.length() > 32) {
-            throw ApiException.badParam("store", "value must be at most 32 characters long");
-        }
+        Params.maxLength("store", s, 32);
         if (!SafeId.isValid(s)) {
             throw ApiException.badParam("store", "value does not match the regex pattern");
         }
@@ -79,8 +78,10 @@ final class ProtocolSessions implements SessionFactory {
     }
 
     private static BackupNamespace namespace(Params q) {
+        String ns = q.optString("ns").orElse("");
+        Params.maxLength("ns", ns, BackupNamespace.MAX_LENGTH);
         try {
-            return BackupNamespace.parse(q.optString("ns").orElse(""));
+            return BackupNamespace.parse(ns);
         } catch (IllegalArgumentException e) {
             throw ApiException.badParam("ns", e.getMessage());
         }

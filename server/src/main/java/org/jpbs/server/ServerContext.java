@@ -56,7 +56,9 @@ public final class ServerContext {
      * @throws IOException e.g. {@code "datastore 'x' is in offline maintenance mode: ..."}
      */
     public DatastoreHandle lookup(String store, Operation op) throws IOException {
-        return services.datastores().lookup(store, op);
+        DatastoreHandle h = services.datastores().lookup(store, op);
+        org.jpbs.server.http.HiddenPaths.addRoot(h.datastore().root(), org.jpbs.server.http.HiddenPaths.DATASTORE);
+        return h;
     }
 
     /** The task manager. */

@@ -43,7 +43,9 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
     public static ServerServices open(ServerConfig config) throws IOException {
         for (Map.Entry<String, Path> e : config.datastores().entrySet()) {
             Datastore.open(e.getValue()); // fail at start, not at the first request
+            org.jpbs.server.http.HiddenPaths.addRoot(e.getValue(), org.jpbs.server.http.HiddenPaths.DATASTORE);
         }
+        org.jpbs.server.http.HiddenPaths.addRoot(config.configDir(), org.jpbs.server.http.HiddenPaths.CONFIG);
         DatastoreCache cache = new DatastoreCache(DatastoreConfigStore.open(config.configDir()), config.datastores(),
                 System::nanoTime);
         return new ServerServices(cache, TaskManager.open(config.configDir().resolve(LOG_DIR)), DatastoreJobs.NOT_IMPLEMENTED);

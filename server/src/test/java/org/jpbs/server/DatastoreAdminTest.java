@@ -41,6 +41,7 @@ import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotWriter;
 import org.jpbs.datastore.task.TaskJob;
 import org.jpbs.server.api.DatastoreJobs;
+import org.jpbs.server.api.GroupScope;
 import org.jpbs.server.api.JpbsRestHandler;
 import org.jpbs.server.api.LocalDatastoreJobs;
 import org.jpbs.server.auth.AuthConfig;
@@ -95,13 +96,13 @@ class DatastoreAdminTest {
         }
 
         @Override
-        public TaskJob prune(DatastoreHandle ds, Map<String, String> params) {
-            return REAL.prune(ds, params);
+        public TaskJob prune(DatastoreHandle ds, Map<String, String> params, GroupScope scope) {
+            return REAL.prune(ds, params, scope);
         }
 
         @Override
-        public TaskJob verify(DatastoreHandle ds, Map<String, String> params) {
-            return REAL.verify(ds, params);
+        public TaskJob verify(DatastoreHandle ds, Map<String, String> params, GroupScope scope) {
+            return REAL.verify(ds, params, scope);
         }
     }
 

@@ -24,10 +24,10 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotReader;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Replays the sessions the real {@code proxmox-backup-client} 3.1.2 recorded
@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Assumptions;
  * unencrypted archives must restore to the client's input.
  */
 class RealClientReplayTest {
-    private static final Path VECTORS = Path.of(System.getProperty("jpbs.shared", "../shared"), "vectors", "real-client");
+    private static final Path VECTORS = SharedVectors.root().resolve("vectors/real-client");
     private static final long T0 = 1_700_000_000L;
     private static final long T1 = 1_700_003_600L;
 
@@ -47,7 +47,7 @@ class RealClientReplayTest {
 
     @BeforeEach
     void requireVectors() {
-        Assumptions.assumeTrue(Files.isDirectory(VECTORS), "shared vectors absent (" + VECTORS + "): skipping replays");
+        SharedVectors.require("vectors/real-client");
     }
 
     private static BackupSnapshotRef ref(BackupType type, String id, long time) {

@@ -74,14 +74,4 @@ public final class TestArchives {
         w.finish();
         return out.toByteArray();
     }
-
-    /** The shared test vectors directory, or null if absent. */
-    public static java.nio.file.Path shared() {
-        String s = System.getProperty("jpbs.shared");
-        if (s == null) {
-            return null;
-        }
-        java.nio.file.Path p = java.nio.file.Path.of(s, "vectors");
-        return java.nio.file.Files.isDirectory(p) ? p : null;
-    }
 }

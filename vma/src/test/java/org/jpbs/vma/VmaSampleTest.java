@@ -25,7 +25,7 @@ import org.jpbs.vma.format.Vma;
 import org.jpbs.vma.format.VmaDevice;
 import org.jpbs.vma.format.VmaHeader;
 import org.jpbs.vma.stream.Compression;
-import org.junit.jupiter.api.Assumptions;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -39,11 +39,8 @@ class VmaSampleTest {
 
     @BeforeAll
     static void load() throws IOException {
-        Path dir = TestArchives.shared();
-        Assumptions.assumeTrue(dir != null && Files.exists(dir.resolve("pve-sample-truncated.vma.gz")),
-                "../shared/vectors/pve-sample-truncated.vma.gz not present; skipping");
-        try (InputStream in = Compression.openDecoding(Files.newInputStream(dir.resolve("pve-sample-truncated.vma.gz")),
-                "sample")) {
+        Path file = SharedVectors.require("vectors/pve-sample-truncated.vma.gz");
+        try (InputStream in = Compression.openDecoding(Files.newInputStream(file), "sample")) {
             sample = in.readAllBytes();
         }
     }

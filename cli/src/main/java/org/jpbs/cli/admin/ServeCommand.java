@@ -120,6 +120,10 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         ServerConfig cfg = new ServerConfig(configDir, stores, bind, port);
+        firstStartNotice(configDir).ifPresent(n -> {
+            ctx.err().println(n);
+            ctx.err().flush();
+        });
         FileAuthenticator auth = FileAuthenticator.open(configDir);
         CountDownLatch stopped = new CountDownLatch(1);
         try (JpbsServer server = JpbsServer.start(cfg, auth, withJobs(JpbsRestHandler.create(cfg, auth)))) {
@@ -198,6 +202,18 @@ public final class ServeCommand implements Callable<Integer> {
             throw new IOException("cannot listen on " + (bind == null ? "0.0.0.0:" + port + " (all addresses)"
                     : bind + ":" + port) + ": " + why, e);
         }
+    }
+
+    /**
+     * The line said before the first start's key generation (RSA keys take seconds on a slow
+     * machine, and nothing else would be printed meanwhile), if the certificate does not exist yet.
+     */
+    public static java.util.Optional<String> firstStartNotice(Path configDir) {
+        if (Files.exists(configDir.resolve(org.jpbs.server.tls.ServerCertificate.CERT_FILE))) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("jpbs serve: first start: creating the TLS certificate and ticket signing keys in "
+                + configDir + " (this can take a few seconds)...");
     }
 
     /** The REST handler with garbage collection started as a task by {@code POST .../gc}. */

@@ -97,6 +97,9 @@ public final class BackupCommand implements Callable<Integer> {
     CryptOptions crypto;
 
     @Mixin
+    CryptOptions.MasterKeyOptions masterKey;
+
+    @Mixin
     OutputOptions output;
 
     @Parameters(arity = "1..*", paramLabel = "ARCHIVE", description = "NAME.img:PATH or NAME.EXT:PATH, one or more.")
@@ -142,7 +145,7 @@ public final class BackupCommand implements Callable<Integer> {
             throw new UsageException("--upload-concurrency must be at least 1, got " + uploadConcurrency);
         }
         List<ArchiveSpec> specs = ArchiveSpec.parseAll(archives);
-        CryptOptions.Params cp = crypto.forBackup(ctx);
+        CryptOptions.Params cp = crypto.forBackup(ctx, masterKey);
         if (cp.crypt() != null) {
             output.info(ctx, "Using encryption key " + cp.keySource() + " (fingerprint " + cp.crypt().fingerprint().shortForm()
                     + "), crypt mode " + cp.mode());

@@ -38,7 +38,8 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
     private final CliContext ctx;
 
     @Parameters(arity = "1..2", paramLabel = "[NAME] PATH",
-            description = "Datastore name (3..32 characters) and directory (must not be a datastore yet).")
+            description = "Datastore name (3..32 characters) and directory (must not be a datastore yet);"
+                    + " alone, PATH must be written as a path (/srv/store, ./store, ~/store).")
     List<String> args;
 
     @Option(names = "--sync-level", paramLabel = "LEVEL",
@@ -75,6 +76,14 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
         String pathArg = args.getLast();
         if (pathArg.isEmpty()) {
             throw new IllegalArgumentException("PATH must not be empty");
+        }
+        if (args.size() == 1 && !pathArg.contains("/") && !pathArg.startsWith(".") && !pathArg.startsWith("~")) {
+            // one bare word is more likely a NAME without its PATH than a directory meant below '.'
+            throw new UsageException("'" + pathArg + "' is a name, not a path: give NAME PATH (e.g. 'jpbs datastore create "
+                    + pathArg + " /srv/" + pathArg + "'), or write the directory as a path (./" + pathArg + ")");
+        }
+        if (pathArg.equals("~") || pathArg.startsWith("~/")) {
+            pathArg = ctx.home().resolve(pathArg.equals("~") ? "" : pathArg.substring(2)).toString();
         }
         Path path = Path.of(pathArg).toAbsolutePath().normalize();
         if (args.size() == 1) {

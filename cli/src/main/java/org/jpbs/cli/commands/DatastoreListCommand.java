@@ -26,8 +26,8 @@ public final class DatastoreListCommand implements Callable<Integer> {
 
     private final CliContext ctx;
 
-    @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "text", description = "text or json.")
-    String format;
+    @Mixin
+    OutputFormatOption format;
 
     @Mixin
     ConfigDirOption configDir;
@@ -39,12 +39,13 @@ public final class DatastoreListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        boolean json = DatastoreShowCommand.jsonFormat(format);
+        Renderer out = format.renderer(ctx);
+        boolean json = !out.isText();
         List<DatastoreConfig> all = DatastoreConfigStore.open(configDir.resolve(ctx)).read().datastores();
         if (json) {
             ArrayNode a = JSON.createArrayNode();
             all.forEach(c -> a.add(DatastoreShowCommand.toJson(c)));
-            ctx.out().println(a);
+            out.json(a);
             return 0;
         }
         TextTable t = new TextTable(List.of("NAME", "PATH", "MAINTENANCE", "COMMENT"));

@@ -29,8 +29,8 @@ public final class DatastoreShowCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "Datastore name.")
     String name;
 
-    @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "text", description = "text or json.")
-    String format;
+    @Mixin
+    OutputFormatOption format;
 
     @Mixin
     ConfigDirOption configDir;
@@ -38,14 +38,6 @@ public final class DatastoreShowCommand implements Callable<Integer> {
     /** Creates the command; {@code ctx} gives its streams and environment. */
     public DatastoreShowCommand(CliContext ctx) {
         this.ctx = ctx;
-    }
-
-    static boolean jsonFormat(String format) {
-        return switch (format) {
-            case "json" -> true;
-            case "text" -> false;
-            default -> throw new UsageException("--output-format must be text or json, got '" + format + "'");
-        };
     }
 
     static ObjectNode toJson(DatastoreConfig c) {
@@ -57,12 +49,13 @@ public final class DatastoreShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        boolean json = jsonFormat(format);
+        Renderer out = format.renderer(ctx);
+        boolean json = !out.isText();
         DatastoreConfigStore store = DatastoreConfigStore.open(configDir.resolve(ctx));
         DatastoreConfig c = store.read().datastore(name).orElseThrow(() ->
                 new IllegalArgumentException("no such datastore '" + name + "' in " + store.file()));
         if (json) {
-            ctx.out().println(toJson(c));
+            out.json(toJson(c));
             return 0;
         }
         ctx.out().println("name: " + c.name());

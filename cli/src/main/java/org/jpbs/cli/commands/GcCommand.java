@@ -15,7 +15,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code jpbs gc [--dry-run]}: garbage collection of a local datastore (spec
+ * {@code jpbs gc [--dry-run]}: garbage collection of a local datastore, or on a server (a
+ * task started over the API whose log is followed to its end; exit 1 if it failed) (spec
  * {@code pbs-datastore-ops.md} §1). Log lines, progress and the summary (with PBS's derived
  * values: original and on-disk usage, deduplication factor, average chunk size, cache hits) go
  * to stderr; {@code jpbs gc status} prints the last {@code .gc-status}.
@@ -37,7 +38,10 @@ public final class GcCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
-    @Option(names = "--dry-run", description = "Mark and count, but remove nothing and write no status.")
+    @Mixin
+    OutputFormatOption format;
+
+    @Option(names = "--dry-run", description = "Mark and count, but remove nothing and write no status (local datastore only).")
     boolean dryRun;
 
     /** Creates the command; {@code ctx} gives its streams and environment. */
@@ -47,6 +51,15 @@ public final class GcCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        format.format(ctx); // a bad --output-format is a usage error before anything runs
+        if (repo.isRemote(ctx)) {
+            if (dryRun) {
+                throw new org.jpbs.cli.UsageException("--dry-run works on a local datastore only (the server's gc has none)");
+            }
+            try (org.jpbs.client.remote.PbsClient pbs = repo.client(ctx)) {
+                return RemoteJobs.gc(ctx, pbs, format, output);
+            }
+        }
         Datastore ds = repo.open(ctx, false, Operation.WRITE);
         GcLog log = new GcLog(ctx, output);
         GcResult r;
@@ -54,6 +67,11 @@ public final class GcCommand implements Callable<Integer> {
             r = new GarbageCollector(ds, tuning.toTuning(), GcFs.local(), log, dryRun, "root@pam").run();
         } finally {
             log.close();
+        }
+        Renderer out = format.renderer(ctx);
+        if (!out.isText()) {
+            out.json(r.status().toJsonNode()); // the .gc-status fields, as the API's gc status
+            return 0;
         }
         output.info(ctx, summary(r));
         return 0;

@@ -30,9 +30,8 @@ public final class GcStatusCommand implements Callable<Integer> {
     @Mixin
     RepositoryOptions repo;
 
-    @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "text",
-            description = "text (default) or json.")
-    String format;
+    @Mixin
+    OutputFormatOption format;
 
     /** Creates the command; {@code ctx} gives its streams and environment. */
     public GcStatusCommand(CliContext ctx) {
@@ -41,9 +40,7 @@ public final class GcStatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new UsageException("--output-format must be text or json, got '" + format + "'");
-        }
+        Renderer out = format.renderer(ctx);
         Datastore ds = repo.open(ctx, false, Operation.READ);
         Optional<GcStatus> st = GcStatus.read(ds.root());
         if (st.isEmpty()) {
@@ -51,8 +48,8 @@ public final class GcStatusCommand implements Callable<Integer> {
                     + GcStatus.FILE + ")");
         }
         GcStatus s = st.get();
-        if (format.equals("json")) {
-            ctx.out().println(s.toJsonNode().toPrettyString());
+        if (!out.isText()) {
+            out.json(s.toJsonNode());
             return 0;
         }
         String when = "";

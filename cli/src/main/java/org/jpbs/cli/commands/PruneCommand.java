@@ -23,7 +23,8 @@ import picocli.CommandLine.Parameters;
  * removal failures are warnings, and the exit status is 1 if any snapshot to remove is left.
  * Without any keep option everything is kept.
  */
-@Command(name = "prune", description = "Remove the snapshots of GROUP that the --keep-* options do not keep.")
+@Command(name = "prune", sortOptions = false,
+        description = "Remove the snapshots of GROUP that the --keep-* options do not keep.")
 public final class PruneCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
@@ -48,20 +49,23 @@ public final class PruneCommand implements Callable<Integer> {
     @Option(names = "--keep-hourly", paramLabel = "N", description = "Keep the newest snapshot of each of the last N hours with snapshots.")
     Integer keepHourly;
 
-    @Option(names = "--keep-daily", paramLabel = "N", description = "... of the last N days.")
+    @Option(names = "--keep-daily", paramLabel = "N", description = "Keep the newest snapshot of each of the last N days with snapshots.")
     Integer keepDaily;
 
-    @Option(names = "--keep-weekly", paramLabel = "N", description = "... of the last N ISO weeks.")
+    @Option(names = "--keep-weekly", paramLabel = "N", description = "Keep the newest snapshot of each of the last N ISO weeks with snapshots.")
     Integer keepWeekly;
 
-    @Option(names = "--keep-monthly", paramLabel = "N", description = "... of the last N months.")
+    @Option(names = "--keep-monthly", paramLabel = "N", description = "Keep the newest snapshot of each of the last N months with snapshots.")
     Integer keepMonthly;
 
-    @Option(names = "--keep-yearly", paramLabel = "N", description = "... of the last N years.")
+    @Option(names = "--keep-yearly", paramLabel = "N", description = "Keep the newest snapshot of each of the last N years with snapshots.")
     Integer keepYearly;
 
     @Option(names = "--dry-run", description = "Only show what would be kept and removed.")
     boolean dryRun;
+
+    @Mixin
+    OutputFormatOption format;
 
     /** Creates the command; {@code ctx} gives its streams and environment. */
     public PruneCommand(CliContext ctx) {
@@ -70,8 +74,14 @@ public final class PruneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        format.format(ctx); // a bad --output-format is a usage error before anything runs
         PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
-        BackupGroupRef g = BackupGroupRef.parse(Snapshots.namespace(ns), group);
+        BackupGroupRef g = Snapshots.group(Snapshots.namespace(ns), group);
+        if (repo.isRemote(ctx)) {
+            try (org.jpbs.client.remote.PbsClient pbs = repo.client(ctx)) {
+                return RemoteJobs.prune(ctx, pbs, g, opts, dryRun, format, output);
+            }
+        }
         Datastore ds = repo.open(ctx, false, Operation.WRITE);
         if (!g.ns().isRoot() && !ds.namespaceExists(g.ns())) {
             throw new IllegalArgumentException("--ns: namespace '" + g.ns() + "' not found in " + ds.root());
@@ -82,12 +92,25 @@ public final class PruneCommand implements Callable<Integer> {
         output.info(ctx, opts.keepsSomething() ? "retention options: " + opts.describe()
                 : "No prune selection - keeping all files.");
         Pruner.Result r = Pruner.prune(ds, g, opts, dryRun, ZoneId.systemDefault());
+        Renderer out = format.renderer(ctx);
+        if (!out.isText()) {
+            // the API's prune list: backup-type, backup-id, backup-time, keep, protected
+            var arr = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+            for (PruneDecision d : r.decisions()) {
+                arr.addObject().put("backup-type", d.snapshot().group().type().text())
+                        .put("backup-id", d.snapshot().group().id()).put("backup-time", d.snapshot().time())
+                        .put("keep", d.mark().keeps()).put("protected", d.mark() == PruneMark.PROTECTED);
+            }
+            out.json(arr);
+        }
         TextTable t = new TextTable(List.of("snapshot", "action", "reason"));
         for (PruneDecision d : r.decisions()) {
             String action = d.mark() == PruneMark.REMOVE ? (dryRun ? "would remove" : "remove") : d.mark().text();
             t.add(List.of(d.snapshot().toString(), action, d.reason()));
         }
-        t.print(ctx.out());
+        if (out.isText()) {
+            t.print(ctx.out());
+        }
         for (String w : r.warnings()) {
             output.warn(ctx, w);
         }

@@ -8,7 +8,11 @@ import org.jpbs.cli.CliContext;
 import org.jpbs.cli.UsageException;
 import org.jpbs.cli.admin.ConfigDirOption;
 import org.jpbs.client.http.TlsTrust;
+import org.jpbs.cli.ConsolePrompts;
+import org.jpbs.client.remote.ClientState;
 import org.jpbs.client.remote.Credentials;
+import org.jpbs.client.remote.FingerprintStore;
+import org.jpbs.client.remote.TicketCache;
 import org.jpbs.client.remote.PbsClient;
 import org.jpbs.client.remote.Repository;
 import org.jpbs.datastore.config.DatastoreConfig;
@@ -87,6 +91,12 @@ public final class RepositoryOptions {
         }
     }
 
+    /** True if a repository was given with {@code --repository} or {@code $PBS_REPOSITORY} (not the default). */
+    public boolean explicitOrEnv(CliContext ctx) {
+        String env = ctx.getenv("PBS_REPOSITORY");
+        return repository != null || (env != null && !env.isEmpty());
+    }
+
     /** True if the repository is a server. */
     public boolean isRemote(CliContext ctx) {
         return resolve(ctx).isRemote();
@@ -101,7 +111,33 @@ public final class RepositoryOptions {
     public PbsClient client(CliContext ctx) {
         Repository r = resolve(ctx);
         checkFingerprint(ctx);
-        return new PbsClient(r, Credentials.fromEnv(ctx.env(), fingerprint));
+        return new PbsClient(r, Credentials.fromEnv(ctx.env(), fingerprint), clientState(ctx));
+    }
+
+    /**
+     * A client for a command that works on a server only.
+     *
+     * @param command the command's name for the message, e.g. {@code "namespace create"}
+     * @throws UsageException (exit 2) if the repository is a local directory
+     */
+    public PbsClient serverClient(CliContext ctx, String command) {
+        Repository r = resolve(ctx);
+        if (!r.isRemote()) {
+            throw new UsageException("'jpbs " + command + "' works on a server repository only, not on the local "
+                    + "directory " + r.localPath() + " (give --repository [[user@realm[!token]@]host[:port]:]datastore)");
+        }
+        return client(ctx);
+    }
+
+    /**
+     * The ticket cache ({@code $XDG_RUNTIME_DIR/jpbs/tickets}, else {@code ~/.cache/jpbs/tickets}),
+     * the fingerprint store ({@code $XDG_CONFIG_HOME/jpbs/fingerprints}, else
+     * {@code ~/.config/jpbs/fingerprints}) and terminal prompts.
+     */
+    public static ClientState clientState(CliContext ctx) {
+        return new ClientState(new TicketCache(TicketCache.defaultFile(ctx.env(), ctx.home())),
+                new FingerprintStore(FingerprintStore.defaultFile(ctx.env(), ctx.home())),
+                ConsolePrompts.forContext(ctx));
     }
 
     /**
@@ -129,7 +165,7 @@ public final class RepositoryOptions {
     public Location location(CliContext ctx) {
         Repository r = resolve(ctx);
         if (r.isRemote()) {
-            throw new IllegalArgumentException("repository " + r + " is a server; this command works on a local datastore only");
+            throw new UsageException("repository " + r + " is a server; this command works on a local datastore only");
         }
         String env = ctx.getenv("PBS_REPOSITORY");
         return new Location(r.localPath(), repository == null && (env == null || env.isEmpty()));
@@ -150,10 +186,18 @@ public final class RepositoryOptions {
         Location loc = location(ctx);
         checkMaintenance(ctx, loc.path(), op);
         if (create || loc.isDefault()) {
+            boolean announce = loc.isDefault() && !Files.exists(loc.path().resolve(".chunks"));
             if (loc.isDefault()) {
                 Files.createDirectories(loc.path().getParent());
             }
-            return Datastore.openOrCreate(loc.path());
+            Datastore ds = Datastore.openOrCreate(loc.path());
+            if (announce) {
+                // said once: the next run finds it
+                ctx.err().println("jpbs: created the default datastore " + loc.path()
+                        + " (no --repository or $PBS_REPOSITORY given)");
+                ctx.err().flush();
+            }
+            return ds;
         }
         if (!Files.exists(loc.path())) {
             throw new IOException("repository " + loc.path() + " does not exist (create it with 'jpbs datastore create "

@@ -48,7 +48,8 @@ import picocli.CommandLine.Parameters;
             "name in the snapshot (disk.img.fidx, root.pxar.didx, qemu-server.conf.blob).",
             "Indexes are restored as their raw byte stream, blobs as their content.",
             "TARGET is a file, a block device, or - for standard output. A file is written",
-            "as TARGET.tmp-XXXXXX and renamed over TARGET when complete.", ""})
+            "as TARGET.tmp-jpbs-XXXX and renamed over TARGET when complete. A symbolic",
+            "link is followed: the file it points to is replaced, the link stays.", ""})
 public final class RestoreCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;

@@ -6,8 +6,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code jpbs snapshot}: listing snapshots and their files; alone it prints its usage (exit 2). */
-@Command(name = "snapshot", description = "List snapshots and their files.",
-        subcommands = {SnapshotListCommand.class, SnapshotFilesCommand.class})
+@Command(name = "snapshot", description = "List, inspect and manage snapshots (files, forget, notes, protection, log upload).",
+        subcommands = {SnapshotListCommand.class, SnapshotFilesCommand.class,
+            org.jpbs.cli.manage.SnapshotForgetCommand.class, org.jpbs.cli.manage.SnapshotNotesCommand.class,
+            org.jpbs.cli.manage.SnapshotProtectedCommand.class, org.jpbs.cli.manage.SnapshotUploadLogCommand.class})
 public final class SnapshotCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;

@@ -33,6 +33,9 @@ public final class SnapshotFilesCommand implements Callable<Integer> {
     @Option(names = "--ns", paramLabel = "NS", description = "Namespace of the snapshot (default: root).")
     String ns;
 
+    @Mixin
+    OutputFormatOption format;
+
     @Parameters(index = "0", paramLabel = "SNAPSHOT", description = "type/id/time, or type/id for the latest.")
     String snapshot;
 
@@ -47,6 +50,14 @@ public final class SnapshotFilesCommand implements Callable<Integer> {
         if (repo.isRemote(ctx)) {
             try (PbsClient pbs = repo.client(ctx)) {
                 BackupSnapshotRef ref = Snapshots.resolve(pbs, Snapshots.namespace(ns), snapshot);
+                Renderer r = format.renderer(ctx);
+                if (!r.isText()) {
+                    // the API's list (GET .../files): filename, size, crypt-mode, as the PBS client prints it
+                    r.json(pbs.get(pbs.datastorePath() + "/files", org.jpbs.client.http.Query.of()
+                            .add("backup-type", ref.group().type().text()).add("backup-id", ref.group().id())
+                            .add("backup-time", ref.time()).add("ns", ref.group().ns().isRoot() ? null : ref.group().ns().toString())));
+                    return 0;
+                }
                 try (RemoteChunkReader reader = RemoteChunkReader.open(pbs, ref)) {
                     manifest = reader.manifest();
                 }
@@ -55,6 +66,15 @@ public final class SnapshotFilesCommand implements Callable<Integer> {
             Datastore ds = repo.open(ctx, false, Operation.READ);
             BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
             manifest = ds.openSnapshot(ref).manifest();
+        }
+        Renderer r = format.renderer(ctx);
+        if (!r.isText()) {
+            var arr = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+            for (FileEntry f : manifest.files()) {
+                arr.addObject().put("filename", f.filename()).put("size", f.size()).put("crypt-mode", f.cryptMode().text());
+            }
+            r.json(arr);
+            return 0;
         }
         TextTable table = new TextTable(List.of("filename", "size", "crypt-mode", "csum"));
         for (FileEntry f : manifest.files()) {

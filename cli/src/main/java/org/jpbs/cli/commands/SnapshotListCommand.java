@@ -41,6 +41,9 @@ public final class SnapshotListCommand implements Callable<Integer> {
     @Option(names = "--ns", paramLabel = "NS", description = "Only this namespace (root: --ns '').")
     String ns;
 
+    @Mixin
+    OutputFormatOption format;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "GROUP", description = "Only this group, e.g. vm/100.")
     String group;
 
@@ -73,12 +76,15 @@ public final class SnapshotListCommand implements Callable<Integer> {
             header.addFirst("ns");
         }
         TextTable table = new TextTable(header);
+        Renderer renderer = format.renderer(ctx);
+        com.fasterxml.jackson.databind.node.ArrayNode json = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
         for (BackupNamespace n : namespaces) {
-            List<BackupGroupRef> groups = group != null ? List.of(BackupGroupRef.parse(n, group)) : ds.listGroups(n);
+            List<BackupGroupRef> groups = group != null ? List.of(Snapshots.group(n, group)) : ds.listGroups(n);
             for (BackupGroupRef g : groups.stream().sorted(Comparator.comparing(BackupGroupRef::toString)).toList()) {
                 List<SnapshotInfo> snaps = new ArrayList<>(ds.listSnapshots(g));
                 snaps.sort(Comparator.comparingLong(s -> s.ref().time()));
                 for (SnapshotInfo s : snaps) {
+                    json.add(localJson(s));
                     List<String> row = new ArrayList<>(List.of(s.ref().toString(),
                             s.finished() ? Units.bytes(s.totalSize()) : "-", files(s), s.isProtected() ? "yes" : "no"));
                     if (nsColumn) {
@@ -88,8 +94,30 @@ public final class SnapshotListCommand implements Callable<Integer> {
                 }
             }
         }
+        if (!renderer.isText()) {
+            renderer.json(json);
+            return 0;
+        }
         table.print(ctx.out());
         return 0;
+    }
+
+    /** A local snapshot in the API's shape ({@code GET .../snapshots}). */
+    private static com.fasterxml.jackson.databind.node.ObjectNode localJson(SnapshotInfo s) {
+        var o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        o.put("backup-type", s.ref().group().type().text());
+        o.put("backup-id", s.ref().group().id());
+        o.put("backup-time", s.ref().time());
+        var files = o.putArray("files");
+        if (s.finished()) {
+            files.addObject().put("filename", "index.json.blob");
+            for (FileEntry f : s.files()) {
+                files.addObject().put("filename", f.filename()).put("crypt-mode", f.cryptMode().text()).put("size", f.size());
+            }
+            o.put("size", s.totalSize());
+        }
+        o.put("protected", s.isProtected());
+        return o;
     }
 
     /** The same table from the server's REST listing (spec {@code pbs-protocol.md} §4.4). */
@@ -101,8 +129,22 @@ public final class SnapshotListCommand implements Callable<Integer> {
             header.addFirst("ns");
         }
         TextTable table = new TextTable(header);
+        Renderer renderer = format.renderer(ctx);
+        if (!renderer.isText()) {
+            com.fasterxml.jackson.databind.node.ArrayNode all = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+            for (BackupNamespace n : namespaces) {
+                org.jpbs.client.http.Query q = org.jpbs.client.http.Query.of().add("ns", n.isRoot() ? null : n.toString());
+                if (group != null) {
+                    BackupGroupRef g = BackupGroupRef.parse(n, group);
+                    q.add("backup-type", g.type().text()).add("backup-id", g.id());
+                }
+                pbs.get(pbs.datastorePath() + "/snapshots", q).forEach(all::add);
+            }
+            renderer.json(all);
+            return 0;
+        }
         for (BackupNamespace n : namespaces) {
-            BackupGroupRef g = group != null ? BackupGroupRef.parse(n, group) : null;
+            BackupGroupRef g = group != null ? Snapshots.group(n, group) : null;
             for (RemoteSnapshots.Snapshot s : RemoteSnapshots.list(pbs, n, g)) {
                 List<String> names = new ArrayList<>();
                 for (String f : s.files()) {

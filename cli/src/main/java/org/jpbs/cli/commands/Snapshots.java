@@ -54,7 +54,7 @@ public final class Snapshots {
      * As {@link #resolve(Datastore, BackupNamespace, String)}, on a server: a group's latest
      * finished snapshot is found with the REST snapshot listing.
      */
-    static BackupSnapshotRef resolve(PbsClient pbs, BackupNamespace ns, String spec) throws IOException {
+    public static BackupSnapshotRef resolve(PbsClient pbs, BackupNamespace ns, String spec) throws IOException {
         long slashes = spec.chars().filter(c -> c == '/').count();
         if (slashes == 1) {
             BackupGroupRef group = usage(() -> BackupGroupRef.parse(ns, spec));
@@ -76,6 +76,15 @@ public final class Snapshots {
     /** {@code host/x/T} or {@code ns a/b: host/x/T}. */
     public static String describe(BackupSnapshotRef s) {
         return s.group().ns().isRoot() ? s.toString() : "ns " + s.group().ns() + ": " + s;
+    }
+
+    /**
+     * Parses a GROUP argument ({@code type/id}).
+     *
+     * @throws UsageException naming the value if it is malformed (e.g. {@code ../vm/100}): exit 2
+     */
+    public static BackupGroupRef group(BackupNamespace ns, String spec) {
+        return usage(() -> BackupGroupRef.parse(ns, spec));
     }
 
     /** Runs a parse of a SNAPSHOT/GROUP argument; a malformed value is a usage error. */

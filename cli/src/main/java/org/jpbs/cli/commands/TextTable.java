@@ -8,26 +8,26 @@ import java.util.List;
  * A plain text table: a header row, a dashed rule, then rows; columns left-aligned and
  * separated by two spaces, trailing spaces trimmed.
  */
-final class TextTable {
+public final class TextTable {
     private final List<String> header;
     private final List<List<String>> rows = new ArrayList<>();
 
-    TextTable(List<String> header) {
+    public TextTable(List<String> header) {
         this.header = header;
     }
 
-    void add(List<String> row) {
+    public void add(List<String> row) {
         if (row.size() != header.size()) {
             throw new IllegalArgumentException("row has " + row.size() + " cells, header " + header.size());
         }
         rows.add(row);
     }
 
-    int size() {
+    public int size() {
         return rows.size();
     }
 
-    void print(PrintStream out) {
+    public void print(PrintStream out) {
         int[] width = new int[header.size()];
         for (int c = 0; c < width.length; c++) {
             width[c] = header.get(c).length();

@@ -24,9 +24,10 @@ import picocli.CommandLine.Parameters;
  * {@code jpbs verify [SNAPSHOT] [--ignore-verified] [--outdated-after DAYS]}: verifies one
  * snapshot, a group's snapshots ({@code type/id}) or, without argument, every snapshot of the
  * datastore (spec {@code pbs-datastore-ops.md} §3). Prints one line per snapshot (ok, failed,
- * skipped) to stdout and each problem to stderr; exits 1 if any snapshot failed.
+ * skipped) to stdout — with {@code -q} only the failed ones — and each problem to stderr; exits
+ * 1 if any snapshot failed.
  */
-@Command(name = "verify", description = "Check the chunks and files of snapshots; mark corrupt chunks .bad.")
+@Command(name = "verify", description = "Check the chunks and files of snapshots; corrupt chunks are renamed to end in .bad (local datastore), or run on a server.")
 public final class VerifyCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
@@ -45,6 +46,9 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Option(names = "--ns", paramLabel = "NS", description = "Namespace of SNAPSHOT (default: root); without SNAPSHOT: this namespace and those below it.")
     String ns;
+
+    @Mixin
+    OutputFormatOption format;
 
     @Option(names = "--ignore-verified", description = "Skip snapshots verified before (see --outdated-after).")
     boolean ignoreVerified;
@@ -66,8 +70,18 @@ public final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        format.format(ctx); // a bad --output-format is a usage error before anything runs
         if (outdatedAfter != null && outdatedAfter < 0) {
             throw new UsageException("--outdated-after must be >= 0 days, got " + outdatedAfter);
+        }
+        if (repo.isRemote(ctx)) {
+            if (chunkOrder != null || threads != null) {
+                throw new UsageException("--chunk-order and --threads work on a local datastore only");
+            }
+            try (org.jpbs.client.remote.PbsClient pbs = repo.client(ctx)) {
+                return RemoteJobs.verify(ctx, pbs, Snapshots.namespace(ns), snapshot, ignoreVerified, outdatedAfter,
+                        format, output);
+            }
         }
         TuningOptions to = new TuningOptions();
         to.chunkOrder = chunkOrder;
@@ -92,7 +106,7 @@ public final class VerifyCommand implements Callable<Integer> {
             } else {
                 List<BackupSnapshotRef> refs;
                 if (snapshot.chars().filter(c -> c == '/').count() == 1) {
-                    var g = org.jpbs.core.api.BackupGroupRef.parse(n, snapshot);
+                    var g = Snapshots.group(n, snapshot);
                     refs = ds.listSnapshots(g).stream().map(s -> s.ref()).sorted(
                             java.util.Comparator.comparingLong(BackupSnapshotRef::time).reversed()).toList();
                     if (refs.isEmpty()) {
@@ -111,11 +125,22 @@ public final class VerifyCommand implements Callable<Integer> {
         long ok = report.results().stream().filter(r -> r.state() == SnapshotVerifyResult.State.OK).count();
         long skipped = report.results().stream().filter(r -> r.state() == SnapshotVerifyResult.State.SKIPPED).count();
         int failed = report.failed().size();
+        if (!format.renderer(ctx).isText()) {
+            var o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            o.put("upid", report.upid());
+            o.put("exitstatus", failed > 0 ? failed + " snapshot(s) failed verification" : "OK");
+            format.renderer(ctx).json(o);
+        }
         output.info(ctx, "verified " + report.results().size() + " snapshot(s): " + ok + " ok, " + failed + " failed, "
                 + skipped + " skipped (task " + report.upid() + ")");
         if (failed > 0) {
             throw new IllegalStateException(failed + " snapshot(s) failed verification: "
                     + String.join(", ", report.failed().stream().map(r -> Snapshots.describe(r.snapshot())).toList()));
+        }
+        int unrecorded = report.unrecorded().size();
+        if (unrecorded > 0) {
+            throw new IllegalStateException("verify state of " + unrecorded + " snapshot(s) could not be recorded"
+                    + " (the results above stand; free space on the datastore and verify again)");
         }
         return 0;
     }
@@ -126,8 +151,12 @@ public final class VerifyCommand implements Callable<Integer> {
             case FAILED -> "FAILED";
             case SKIPPED -> "skipped (" + r.skipReason() + ")";
         };
-        ctx.out().println(Snapshots.describe(r.snapshot()) + ": " + state);
-        ctx.out().flush();
+        if (output.verbose() || r.state() == SnapshotVerifyResult.State.FAILED) { // -q: only failures
+            // with a JSON format stdout carries only the JSON: the lines go to stderr
+            java.io.PrintStream o = format.renderer(ctx).isText() ? ctx.out() : ctx.err();
+            o.println(Snapshots.describe(r.snapshot()) + ": " + state);
+            o.flush();
+        }
         for (VerifyProblem p : r.problems()) {
             String where = p.archive() == null ? "" : "/" + p.archive();
             String msg = p.message();
@@ -136,6 +165,9 @@ public final class VerifyCommand implements Callable<Integer> {
                 msg = msg.substring(echo.length());
             }
             ctx.err().println("jpbs: " + Snapshots.describe(r.snapshot()) + where + ": " + msg);
+        }
+        if (r.recordError() != null) { // printed even with -q: the result is not kept
+            ctx.err().println("jpbs: warning: " + r.recordError());
         }
         ctx.err().flush();
     }

@@ -33,13 +33,19 @@ public final class CryptOptions {
             description = "encrypt, sign-only or none (default: encrypt if a key is available, else none).")
     String cryptMode;
 
-    @Option(names = "--master-pubkey-file", paramLabel = "PATH",
-            description = "RSA master public key (PEM): the key is stored encrypted with it in each encrypted backup"
-                    + " (rsa-encrypted.key.blob; default: ~/.config/proxmox-backup/master-public.pem if it exists).")
-    Path masterPubkeyFile;
+    /**
+     * {@code --master-pubkey-file}/{@code --master-pubkey-fd}: backup only, so a separate mixin
+     * that {@code restore --help} does not show.
+     */
+    public static final class MasterKeyOptions {
+        @Option(names = "--master-pubkey-file", paramLabel = "PATH",
+                description = "RSA master public key (PEM): the key is stored encrypted with it in each encrypted backup"
+                        + " (rsa-encrypted.key.blob; default: ~/.config/proxmox-backup/master-public.pem if it exists).")
+        Path masterPubkeyFile;
 
-    @Option(names = "--master-pubkey-fd", paramLabel = "FD", description = "Read the master public key from this file descriptor.")
-    Integer masterPubkeyFd;
+        @Option(names = "--master-pubkey-fd", paramLabel = "FD", description = "Read the master public key from this file descriptor.")
+        Integer masterPubkeyFd;
+    }
 
     /**
      * What a command encrypts or signs with.
@@ -69,6 +75,18 @@ public final class CryptOptions {
      * @throws IOException if a key file cannot be read or opened (wrong passphrase, ...)
      */
     public Params forBackup(CliContext ctx) throws IOException {
+        return forBackup(ctx, new MasterKeyOptions());
+    }
+
+    /**
+     * Resolves the options for a backup with the master key options (see {@link #forBackup(CliContext)}).
+     *
+     * @throws IllegalArgumentException on contradicting options (PBS's texts)
+     * @throws IOException if a key file cannot be read or opened
+     */
+    public Params forBackup(CliContext ctx, MasterKeyOptions masterOptions) throws IOException {
+        Path masterPubkeyFile = masterOptions.masterPubkeyFile;
+        Integer masterPubkeyFd = masterOptions.masterPubkeyFd;
         if (keyfile != null && keyfd != null) {
             throw new UsageException("--keyfile and --keyfd are mutually exclusive");
         }

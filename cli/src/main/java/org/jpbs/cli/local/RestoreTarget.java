@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.security.SecureRandom;
 
 /**
@@ -28,6 +29,13 @@ import java.security.SecureRandom;
  */
 public final class RestoreTarget implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** Between TARGET's name and the random suffix of its temporary file. */
+    static final String TMP_INFIX = ".tmp-jpbs-";
+    /** Length of the random suffix (lowercase hex). */
+    static final int SUFFIX_LENGTH = 16;
+    /** User xattr that marks a temporary restore file as jpbs's. */
+    static final String MARKER = "jpbs.restore-tmp";
+    private static final String MARKER_VALUE = "1";
 
     private final String name;
     private final Path target;
@@ -46,7 +54,7 @@ public final class RestoreTarget implements AutoCloseable {
         this.channel = channel;
         this.stream = stream;
         this.ownsStream = ownsStream;
-        // Ctrl-C during a restore must not leave TARGET.tmp-XXXXXX behind
+        // Ctrl-C during a restore must not leave TARGET.tmp-jpbs-XXXX behind
         this.cleanupHook = tmp == null ? null : Thread.ofPlatform().unstarted(() -> {
             try {
                 Files.deleteIfExists(tmp);
@@ -76,7 +84,7 @@ public final class RestoreTarget implements AutoCloseable {
         if (spec.equals("-") || spec.equals("/dev/stdout")) {
             return new RestoreTarget("standard output", null, null, null, stdout, false);
         }
-        Path p = Path.of(spec);
+        Path p = followLink(spec, Path.of(spec));
         if (Files.isDirectory(p)) {
             throw new IllegalArgumentException("TARGET " + spec + " is a directory (give a file name, a block device or -)");
         }
@@ -95,12 +103,14 @@ public final class RestoreTarget implements AutoCloseable {
         if (parent == null || !Files.isDirectory(parent)) {
             throw new IllegalArgumentException("TARGET " + spec + ": directory " + parent + " does not exist");
         }
-        removeStaleTemporaries(parent, p.getFileName() + ".tmp-");
-        Path tmp = parent.resolve(p.getFileName() + ".tmp-" + suffix());
+        String base = p.getFileName().toString();
+        removeStaleTemporaries(parent, base);
+        Path tmp = parent.resolve(base + TMP_INFIX + suffix());
         FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
             // held until the channel closes, so another restore of the same target sees it is alive
             ch.lock();
+            mark(tmp);
             if (size > 0) {
                 ch.write(ByteBuffer.wrap(new byte[1]), size - 1); // final length; the rest reads as zeros (holes)
             }
@@ -109,23 +119,86 @@ public final class RestoreTarget implements AutoCloseable {
             Files.deleteIfExists(tmp);
             throw e;
         }
-        return new RestoreTarget(spec, p, tmp, ch, null, false);
+        return new RestoreTarget(spec, p.toAbsolutePath(), tmp, ch, null, false);
     }
 
     /**
-     * Removes {@code TARGET.tmp-*} files of earlier restores that died without cleaning up (kill -9):
-     * a live restore holds a lock on its temporary file (POSIX record lock, so it is seen from other
-     * processes), a dead one does not. Files that cannot be opened or locked are left alone.
+     * A TARGET that is a symbolic link is followed (as a shell's {@code >} does): the data replaces
+     * the file the link points to and the link itself stays. A link to a device writes the device.
+     *
+     * @throws IllegalArgumentException naming the link if it is dangling or cannot be resolved
      */
-    static int removeStaleTemporaries(Path dir, String prefix) {
+    static Path followLink(String spec, Path p) throws IOException {
+        if (!Files.isSymbolicLink(p)) {
+            return p;
+        }
+        try {
+            return p.toRealPath();
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("TARGET " + spec + " is a symbolic link to " + Files.readSymbolicLink(p)
+                    + ", which does not exist (create it, or give the real path)");
+        } catch (java.nio.file.FileSystemException e) {
+            throw new IllegalArgumentException("TARGET " + spec + " is a symbolic link that cannot be followed: "
+                    + (e.getReason() == null ? e.getClass().getSimpleName() : e.getReason()));
+        }
+    }
+
+    /** Sets the jpbs marker on a temporary file (best effort: a file system without user xattrs gets none). */
+    private static void mark(Path tmp) {
+        try {
+            UserDefinedFileAttributeView v = Files.getFileAttributeView(tmp, UserDefinedFileAttributeView.class);
+            if (v != null) {
+                v.write(MARKER, ByteBuffer.wrap(MARKER_VALUE.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // no user xattrs here: the exact name pattern alone identifies the file
+        }
+    }
+
+    /**
+     * True if {@code f} carries the jpbs marker, or if its file system has no user xattrs at all
+     * (then the name pattern alone decides). A file without the marker on a file system that has
+     * them (a user's copy, renamed to look like ours) is not ours.
+     */
+    static boolean carriesMarker(Path f) {
+        UserDefinedFileAttributeView v = Files.getFileAttributeView(f, UserDefinedFileAttributeView.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        if (v == null) {
+            return true;
+        }
+        try {
+            if (!v.list().contains(MARKER)) {
+                return false;
+            }
+            ByteBuffer b = ByteBuffer.allocate(64);
+            v.read(MARKER, b);
+            return new String(b.array(), 0, b.position(), java.nio.charset.StandardCharsets.US_ASCII).equals(MARKER_VALUE);
+        } catch (java.nio.file.FileSystemException e) {
+            return e.getReason() != null && e.getReason().contains("not supported");
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Removes the temporary files of earlier restores of {@code TARGET} (named {@code base} in
+     * {@code dir}) that died without cleaning up (kill -9). Only a regular file (not a link) whose
+     * name is exactly {@code base.tmp-jpbs-} followed by 16 lowercase hex digits, that carries the
+     * jpbs marker ({@link #carriesMarker}) and that no live restore holds locked (a live restore
+     * holds a POSIX record lock on it, seen from other processes) is removed; everything else —
+     * {@code disk.img.tmp-keepme}, {@code disk.img.tmp-2024-01-01-backup} — is left alone.
+     */
+    static int removeStaleTemporaries(Path dir, String base) {
+        java.util.regex.Pattern ours = java.util.regex.Pattern.compile(
+                java.util.regex.Pattern.quote(base + TMP_INFIX) + "[0-9a-f]{" + SUFFIX_LENGTH + "}");
         int removed = 0;
         try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir,
-                f -> f.getFileName().toString().startsWith(prefix))) {
+                f -> ours.matcher(f.getFileName().toString()).matches())) {
             for (Path f : ds) {
-                if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) || !carriesMarker(f)) {
                     continue;
                 }
-                try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE)) {
+                try (FileChannel c = FileChannel.open(f, StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                     java.nio.channels.FileLock l = c.tryLock();
                     if (l != null) {
                         Files.deleteIfExists(f); // unlinked while we hold the lock: no live writer can own it
@@ -142,12 +215,9 @@ public final class RestoreTarget implements AutoCloseable {
     }
 
     private static String suffix() {
-        String chars = "abcdefghijklmnopqrstuvwxyz0123456789";
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < 6; i++) {
-            b.append(chars.charAt(RANDOM.nextInt(chars.length())));
-        }
-        return b.toString();
+        byte[] b = new byte[SUFFIX_LENGTH / 2];
+        RANDOM.nextBytes(b);
+        return java.util.HexFormat.of().formatHex(b);
     }
 
     /** True if the target takes positional writes ({@link #channel()}), false for a stream. */

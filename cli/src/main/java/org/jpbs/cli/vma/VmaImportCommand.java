@@ -85,6 +85,10 @@ public final class VmaImportCommand implements Callable<Integer> {
     @Override
     @SuppressWarnings("try") // the renderer only needs closing
     public Integer call() throws Exception {
+        if (repo.isRemote(ctx)) {
+            throw new UsageException("vma import writes to a local datastore; the repository " + repo.resolve(ctx)
+                    + " is a server: this command works on a local datastore only");
+        }
         BackupType type = BackupType.parse(backupType);
         BackupNamespace namespace = Snapshots.namespace(ns);
         String id = backupId != null ? backupId : VzdumpName.vmid(archive).orElseThrow(() -> new IllegalArgumentException(
@@ -92,9 +96,6 @@ public final class VmaImportCommand implements Callable<Integer> {
         int threads = workers != null ? workers : Runtime.getRuntime().availableProcessors();
         if (threads < 1) {
             throw new UsageException("--workers must be at least 1, got " + threads);
-        }
-        if (repo.isRemote(ctx)) {
-            throw new IllegalArgumentException("vma import writes to a local datastore; --repository names a server");
         }
         Datastore ds = repo.open(ctx, true, Operation.WRITE);
         long started = System.nanoTime();

@@ -52,6 +52,29 @@ public record Response(int status, String contentType, byte[] body) {
      * @throws HttpStatusException if the status is not 2xx
      * @throws IOException if the body is not a JSON object with a {@code data} member
      */
+    /**
+     * The whole JSON answer object, after the status check.
+     *
+     * @throws IOException if the body is not a JSON object
+     */
+    public JsonNode json(String what) throws IOException {
+        check(what);
+        try {
+            JsonNode root = JSON.readTree(body);
+            if (root == null || !root.isObject()) {
+                throw new IOException(what + ": the server's answer is not a JSON object");
+            }
+            return root;
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new IOException(what + ": the server's answer is not JSON (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /**
+     * The {@code data} member (see {@link #json}'s sibling).
+     *
+     * @throws IOException if the body is not a JSON object with a {@code data} member
+     */
     public JsonNode data(String what) throws IOException {
         check(what);
         if (body.length == 0) {

@@ -9,6 +9,13 @@ public final class ArchiveName {
     private ArchiveName() {}
 
     /**
+     * Longest server file name of an archive: 244 characters, so that the temporary file
+     * {@code <name>.tmp_XXXXXX} a snapshot is written through still fits the 255-character
+     * file name limit. PBS's schema has no limit (a longer name fails when the file is created).
+     */
+    public static final int MAX_LENGTH = 244;
+
+    /**
      * Returns {@code name} if it is a valid server file name: non-empty, no {@code '/'} or NUL,
      * not starting with {@code '.'} (so neither {@code .} nor {@code ..}), ending in
      * {@code .fidx}, {@code .didx} or {@code .blob}.
@@ -18,6 +25,10 @@ public final class ArchiveName {
     public static String checkServerName(String name) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("archive name must not be empty");
+        }
+        if (name.length() > MAX_LENGTH) {
+            throw new IllegalArgumentException("archive name '" + name.substring(0, 32) + "...' is longer than "
+                    + MAX_LENGTH + " characters");
         }
         if (name.indexOf('/') >= 0 || name.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("invalid archive name '" + name.replace("\0", "\\0")

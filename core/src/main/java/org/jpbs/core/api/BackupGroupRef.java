@@ -11,10 +11,21 @@ import java.util.Objects;
  * @param id   the backup id (safe id)
  */
 public record BackupGroupRef(BackupNamespace ns, BackupType type, String id) {
-    /** @throws IllegalArgumentException if {@code id} is not a safe id */
+    /**
+     * Longest backup id: 255 characters, the longest file name Linux file systems store (the id
+     * is the group's directory name). PBS's schema has no limit; a longer id fails there when
+     * the directory is created.
+     */
+    public static final int MAX_ID_LENGTH = 255;
+
+    /** @throws IllegalArgumentException if {@code id} is not a safe id or longer than {@link #MAX_ID_LENGTH} */
     public BackupGroupRef {
         Objects.requireNonNull(ns, "ns");
         Objects.requireNonNull(type, "type");
+        if (id != null && id.length() > MAX_ID_LENGTH) {
+            throw new IllegalArgumentException("backup id '" + id.substring(0, 32) + "...' is longer than "
+                    + MAX_ID_LENGTH + " characters");
+        }
         SafeId.check("backup id", id);
     }
 

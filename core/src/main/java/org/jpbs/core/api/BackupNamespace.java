@@ -11,8 +11,13 @@ import java.util.List;
 public final class BackupNamespace {
     /** Maximum number of components. */
     public static final int MAX_DEPTH = 7;
-    /** Maximum length of the {@code a/b} form in characters. */
+    /** Maximum length of the {@code a/b} form in characters (PBS {@code MAX_BACKUP_NAMESPACE_LENGTH}). */
     public static final int MAX_LENGTH = 256;
+    /**
+     * Maximum length of one component: 255, the longest file name (a component is a directory
+     * name); PBS checks only the total, so a single 256-character component fails there on disk.
+     */
+    public static final int MAX_COMPONENT_LENGTH = 255;
 
     /** The root namespace (no components). */
     public static final BackupNamespace ROOT = new BackupNamespace(List.of());
@@ -43,6 +48,10 @@ public final class BackupNamespace {
         for (String p : s.split("/", -1)) {
             if (p.isEmpty()) {
                 throw new IllegalArgumentException("namespace '" + s + "' has an empty component");
+            }
+            if (p.length() > MAX_COMPONENT_LENGTH) {
+                throw new IllegalArgumentException("namespace component is longer than " + MAX_COMPONENT_LENGTH
+                        + " characters");
             }
             if (!SafeId.isValid(p)) {
                 throw new IllegalArgumentException("namespace '" + s + "' has an invalid component '" + p + "'");

@@ -26,7 +26,7 @@ import org.jpbs.core.index.FixedIndexBuilder;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
-import org.junit.jupiter.api.Assumptions;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,10 +37,7 @@ class RealClientCapturesTest {
 
     @BeforeAll
     static void locate() {
-        String shared = System.getProperty("jpbs.shared");
-        root = shared == null ? null : Path.of(shared, "vectors", "real-client");
-        Assumptions.assumeTrue(root != null && Files.isDirectory(root),
-                "../shared/vectors/real-client absent: real client capture tests skipped");
+        root = SharedVectors.require("vectors/real-client");
     }
 
     private static List<Path> cases() throws IOException {

@@ -25,7 +25,7 @@ import org.jpbs.core.errors.CryptoException;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
-import org.junit.jupiter.api.Assumptions;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -42,10 +42,7 @@ class RealClientEncryptedTest {
 
     @BeforeAll
     static void locate() throws Exception {
-        String shared = System.getProperty("jpbs.shared");
-        root = shared == null ? null : Path.of(shared, "vectors", "real-client");
-        Assumptions.assumeTrue(root != null && Files.isDirectory(root.resolve("keys")),
-                "../shared/vectors/real-client absent: encrypted capture tests skipped");
+        root = SharedVectors.require("vectors/real-client/keys").getParent();
         Path kf = root.resolve("keys/key-kdf-none.json");
         KeyConfig kc = KeyConfig.parse(Files.readAllBytes(kf), kf.toString());
         assertEquals(Kdf.NONE, kc.kdf());

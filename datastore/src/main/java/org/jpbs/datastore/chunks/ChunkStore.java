@@ -1,7 +1,6 @@
 package org.jpbs.datastore.chunks;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -18,6 +17,7 @@ import org.jpbs.core.errors.MissingChunkException;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.FileTimes;
 import org.jpbs.datastore.os.FsSync;
+import org.jpbs.datastore.os.StorageFullException;
 
 /**
  * The chunk store of a datastore: {@code <root>/.chunks/XXXX/<64-hex digest>}, each file one
@@ -25,8 +25,9 @@ import org.jpbs.datastore.os.FsSync;
  * decision (stat, compare, rename) for a digest runs under one of 64 striped locks, the write
  * of the temporary file runs without any lock.
  *
- * <p>The store trusts that a blob's digest matches its content (the backup engine or the
- * server checks that); it only rejects blobs whose magic is unknown.
+ * <p>The store trusts that an unencrypted blob's digest matches its content (the backup engine
+ * or the server checks that) and lets such a verified chunk replace an encrypted or damaged
+ * file under its digest (see {@link #insert}); it rejects blobs whose magic is unknown.
  */
 public final class ChunkStore implements ChunkSource {
     private static final int STRIPES = 64;
@@ -113,16 +114,28 @@ public final class ChunkStore implements ChunkSource {
     }
 
     /**
-     * Stores a chunk following the PBS insert rules (spec §6 "Insert algorithm"):
-     * same size as the existing file: touch it (atime now, mtime kept), duplicate; existing
-     * 0-byte file: overwrite; incoming encrypted: refuse if the existing copy is unencrypted or
-     * both are encrypted-uncompressed (sizes differ), else keep and touch; existing smaller:
-     * keep and touch; otherwise write {@code <digest>.tmp_XXXXXX}, fsync it if the sync level
-     * is {@link SyncLevel#FILE}, rename it over the target, fsync the directory (FILE only).
+     * Stores a chunk following the PBS insert rules (spec §6 "Insert algorithm"), hardened
+     * against chunk poisoning (docs {@code formats.md} "Chunk insert rule"). The existing
+     * file, if any, is read and classified first: absent, empty (0 bytes), damaged (unknown
+     * magic, shorter than its header, bad CRC), plain or encrypted.
+     * <ul>
+     * <li>incoming unencrypted (its digest verified by the caller): an existing plain copy of the
+     *     same or smaller size is kept and touched (atime now, mtime kept), a bigger one is replaced;
+     *     an existing empty, damaged or <em>encrypted</em> file is replaced;</li>
+     * <li>incoming encrypted (the digest cannot be checked): an existing empty or damaged file is
+     *     replaced; an existing plain copy is never replaced and the insert is refused; both
+     *     encrypted-uncompressed of different sizes: refused; otherwise the encrypted copy is kept.</li>
+     * </ul>
+     * A write goes to {@code <digest>.tmp_XXXXXX} (fsync'd if the sync level is
+     * {@link SyncLevel#FILE}), renamed over the target under the digest's lock, then the
+     * directory is fsync'd (FILE only); a reader or GC never sees a half-written chunk.
      *
-     * @param digest the chunk digest (32 bytes; trusted to match the blob)
+     * @param digest the chunk digest (32 bytes). For an unencrypted blob the caller guarantees it
+     *               is the SHA-256 of the decoded content (the server decodes and hashes every
+     *               uploaded plain chunk; a local backup computes it).
      * @param blob   the encoded chunk (raw DataBlob bytes are written as they are)
      * @throws CorruptDataException if the blob's magic is unknown or it is shorter than its header
+     * @throws StorageFullException naming the datastore and the chunk file if the file system is full
      * @throws IOException          on an encrypted/unencrypted conflict (message names the chunk) or I/O errors
      */
     public InsertResult insert(Digest digest, DataBlob blob) throws IOException {
@@ -140,7 +153,12 @@ public final class ChunkStore implements ChunkSource {
         }
         boolean fsync = syncLevel == SyncLevel.FILE;
         byte[] raw = blob.raw();
-        Path tmp = AtomicFiles.writeTemp(target, raw, 0, raw.length, fsync);
+        Path tmp;
+        try {
+            tmp = AtomicFiles.writeTemp(target, raw, 0, raw.length, fsync);
+        } catch (StorageFullException e) {
+            throw e.inDatastore(root);
+        }
         lock.lock();
         try {
             InsertResult kept = keepExisting(digest, target, blob); // someone may have won the race
@@ -161,45 +179,67 @@ public final class ChunkStore implements ChunkSource {
         return new InsertResult(false, raw.length);
     }
 
-    /** Returns the result if the existing file is to be kept (and touches it), null if the blob must be written. */
-    private InsertResult keepExisting(Digest digest, Path target, DataBlob blob) throws IOException {
+    /** What an existing chunk file is, as far as the server can tell without a key. */
+    private enum Existing { ABSENT, EMPTY, DAMAGED, PLAIN, ENCRYPTED }
+
+    private record Found(Existing kind, long size, long magic) {}
+
+    private Found classify(Path target) throws IOException {
         BasicFileAttributes a;
         try {
             a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
-            return null;
+            return new Found(Existing.ABSENT, 0, 0);
         }
         if (!a.isRegularFile()) {
             throw new IOException("chunk store " + root + ": " + target + " is not a regular file");
         }
-        long old = a.size();
+        if (a.size() == 0) {
+            return new Found(Existing.EMPTY, 0, 0);
+        }
+        byte[] raw;
+        try {
+            raw = Files.readAllBytes(target);
+        } catch (NoSuchFileException e) {
+            return new Found(Existing.ABSENT, 0, 0); // removed by a GC of another process meanwhile
+        }
+        try {
+            DataBlob old = DataBlob.wrap(raw, target.toString());
+            old.verifyCrc(target.toString());
+            return new Found(old.isEncrypted() ? Existing.ENCRYPTED : Existing.PLAIN, raw.length, old.magic());
+        } catch (CorruptDataException e) {
+            return new Found(Existing.DAMAGED, raw.length, 0);
+        }
+    }
+
+    /** Returns the result if the existing file is to be kept (and touches it), null if the blob must be written. */
+    private InsertResult keepExisting(Digest digest, Path target, DataBlob blob) throws IOException {
+        Found old = classify(target);
         long incoming = blob.rawLength();
-        if (old == incoming) {
-            return touchKept(target, old);
+        switch (old.kind()) {
+            case ABSENT, EMPTY, DAMAGED:
+                return null; // nothing usable there (crash, evicted cache entry, bit rot, garbage): write
+            case PLAIN:
+                if (blob.isEncrypted()) {
+                    throw new IOException("chunk " + digest.hex()
+                            + ": refusing to overwrite an existing unencrypted chunk with an encrypted one");
+                }
+                return old.size() <= incoming ? touchKept(target, old.size()) : null; // keep the smaller copy
+            case ENCRYPTED:
+                if (!blob.isEncrypted()) {
+                    return null; // verified plain data replaces an unverifiable encrypted file (poisoning)
+                }
+                if (old.size() == incoming) {
+                    return touchKept(target, old.size());
+                }
+                if (old.magic() == FileFormats.ENCRYPTED_BLOB_MAGIC && blob.magic() == FileFormats.ENCRYPTED_BLOB_MAGIC) {
+                    throw new IOException("chunk " + digest.hex() + ": refusing to overwrite an existing encrypted chunk"
+                            + " with one of a different size (" + old.size() + " != " + incoming + " bytes)");
+                }
+                return touchKept(target, old.size());
+            default:
+                throw new IllegalStateException(old.kind().toString());
         }
-        if (old == 0) {
-            return null; // empty file (crash or evicted cache entry): overwrite
-        }
-        if (blob.isEncrypted()) {
-            long oldMagic = readMagic(target);
-            if (oldMagic == FileFormats.UNCOMPRESSED_BLOB_MAGIC || oldMagic == FileFormats.COMPRESSED_BLOB_MAGIC) {
-                throw new IOException("chunk " + digest.hex()
-                        + ": refusing to overwrite an existing unencrypted chunk with an encrypted one");
-            }
-            if (oldMagic != FileFormats.ENCRYPTED_BLOB_MAGIC && oldMagic != FileFormats.ENCR_COMPR_BLOB_MAGIC) {
-                throw new CorruptDataException(target.toString(), 0, "existing chunk has an unknown blob magic "
-                        + String.format("%016x", oldMagic));
-            }
-            if (oldMagic == FileFormats.ENCRYPTED_BLOB_MAGIC && blob.magic() == FileFormats.ENCRYPTED_BLOB_MAGIC) {
-                throw new IOException("chunk " + digest.hex() + ": refusing to overwrite an existing encrypted chunk"
-                        + " with one of a different size (" + old + " != " + incoming + " bytes)");
-            }
-            return touchKept(target, old);
-        }
-        if (old < incoming) {
-            return touchKept(target, old);
-        }
-        return null; // existing copy is bigger: replace it with the smaller one
     }
 
     /** Touches the kept file; null (write the chunk) if a GC of another process removed it meanwhile. */
@@ -210,16 +250,6 @@ public final class ChunkStore implements ChunkSource {
             return null;
         }
         return new InsertResult(true, size);
-    }
-
-    private static long readMagic(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] m = in.readNBytes(8);
-            if (m.length < 8) {
-                throw new CorruptDataException(file.toString(), m.length, "existing chunk shorter than a blob magic");
-            }
-            return FileFormats.magicAt(m, 0);
-        }
     }
 
     private static void checkBlob(Digest digest, DataBlob blob) throws CorruptDataException {

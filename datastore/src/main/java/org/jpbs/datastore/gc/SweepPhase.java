@@ -20,7 +20,8 @@ import org.jpbs.datastore.os.FileStat;
  * Phase 2 of garbage collection, sweep (spec {@code pbs-datastore-ops.md} §1.5): threads take
  * the chunk directories {@code 0000}…{@code ffff} in runs of 64 and classify every chunk file
  * ({@code <64 hex>}) and bad copy ({@code <64 hex>.<n>.bad}) by its atime: older than
- * {@code minAtime} is removed, older than {@code oldestWriter} is "pending", the rest is in use.
+ * {@code minAtime} is removed, older than {@code oldestWriter} (by more than
+ * {@link #TIMESTAMP_SLACK}) is "pending", the rest is in use.
  * Before removing, the entry is stat-ed again under the chunk store's lock for that digest, so
  * an insert or touch of the same chunk in this JVM cannot lose its file. Chunk temp files
  * ({@code *.tmp_XXXXXX}) of killed writers are removed when their mtime is older than
@@ -41,6 +42,15 @@ final class SweepPhase {
     private final Path chunksDir;
     private final Instant minAtime;
     private final Instant oldestWriter;
+    /**
+     * File times come from the kernel's coarse clock, which lags {@link Instant#now()} by up to a
+     * tick (a few ms): a chunk touched right after phase 1 started can carry an atime just before
+     * {@code oldestWriter}. It is in use, not pending, so "pending" means older than
+     * {@code oldestWriter} by more than this slack (only the statistic depends on it; what is
+     * removed is decided by {@code minAtime} alone).
+     */
+    static final java.time.Duration TIMESTAMP_SLACK = java.time.Duration.ofSeconds(1);
+    private final Instant pendingBefore;
     private final boolean dryRun;
     private final GcListener listener;
     private final AtomicInteger next = new AtomicInteger();
@@ -63,6 +73,7 @@ final class SweepPhase {
         this.chunksDir = store.root().resolve(".chunks");
         this.minAtime = minAtime;
         this.oldestWriter = oldestWriter;
+        this.pendingBefore = oldestWriter.minus(TIMESTAMP_SLACK);
         this.dryRun = dryRun;
         this.listener = listener;
     }
@@ -196,7 +207,7 @@ final class SweepPhase {
                 lock.unlock();
             }
         }
-        if (st.atimeBefore(oldestWriter)) {
+        if (st.atimeBefore(pendingBefore)) {
             if (bad) {
                 stillBad.increment();
             } else {

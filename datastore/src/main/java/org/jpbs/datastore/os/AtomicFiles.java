@@ -49,6 +49,7 @@ public final class AtomicFiles {
      * renames it with {@link #commit} or deletes it.
      *
      * @return the temporary file
+     * @throws StorageFullException naming {@code target} if the file system is full (ENOSPC, EDQUOT)
      * @throws IOException if it cannot be written (the temporary file is removed)
      */
     public static Path writeTemp(Path target, byte[] data, int off, int len, boolean fsync) throws IOException {
@@ -64,6 +65,8 @@ public final class AtomicFiles {
                     continue;
                 }
                 throw e;
+            } catch (IOException e) {
+                throw StorageFullException.wrap(e, target); // no inode or directory block left
             }
             try (ch) {
                 ByteBuffer buf = ByteBuffer.wrap(data, off, len);
@@ -73,7 +76,10 @@ public final class AtomicFiles {
                 if (fsync) {
                     ch.force(true);
                 }
-            } catch (IOException | RuntimeException | Error e) {
+            } catch (IOException e) {
+                Files.deleteIfExists(tmp);
+                throw StorageFullException.wrap(e, target);
+            } catch (RuntimeException | Error e) {
                 Files.deleteIfExists(tmp);
                 throw e;
             }

@@ -73,15 +73,25 @@ final class GroupDirs {
 
     /** Creates {@code owner} with O_EXCL holding {@code "<owner>\n"} (mode 0644); false if it exists. */
     static boolean writeOwner(Path groupDir, String owner) throws IOException {
-        try (SeekableByteChannel ch = Files.newByteChannel(groupDir.resolve(DatastoreLayout.OWNER),
-                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), AtomicFiles.FILE_0644)) {
+        Path file = groupDir.resolve(DatastoreLayout.OWNER);
+        SeekableByteChannel ch;
+        try {
+            ch = Files.newByteChannel(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                    AtomicFiles.FILE_0644);
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        } catch (IOException e) {
+            throw org.jpbs.datastore.os.StorageFullException.wrap(e, file);
+        }
+        try (ch) {
             ByteBuffer b = ByteBuffer.wrap((owner + "\n").getBytes(StandardCharsets.UTF_8));
             while (b.hasRemaining()) {
                 ch.write(b);
             }
             return true;
-        } catch (FileAlreadyExistsException e) {
-            return false;
+        } catch (IOException e) {
+            Files.deleteIfExists(file); // ours (O_EXCL): never leave an empty or partial owner behind
+            throw org.jpbs.datastore.os.StorageFullException.wrap(e, file);
         }
     }
 

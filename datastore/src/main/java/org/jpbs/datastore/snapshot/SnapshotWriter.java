@@ -149,8 +149,12 @@ public final class SnapshotWriter implements AutoCloseable {
             createdGroup = true;
         }
         String current = createdGroup ? null : GroupDirs.readOwner(groupDir);
-        if (current == null && !GroupDirs.writeOwner(groupDir, owner)) {
-            current = GroupDirs.readOwner(groupDir); // created concurrently by someone else
+        try {
+            if (current == null && !GroupDirs.writeOwner(groupDir, owner)) {
+                current = GroupDirs.readOwner(groupDir); // created concurrently by someone else
+            }
+        } catch (org.jpbs.datastore.os.StorageFullException e) {
+            throw e.inDatastore(ds.root());
         }
         if (current != null && !current.equals(owner)) {
             throw new IOException("backup owner check failed (" + owner + " != " + current + ")");
@@ -163,7 +167,12 @@ public final class SnapshotWriter implements AutoCloseable {
             throw new IOException("backup snapshot " + ref.relativePath() + " already exists");
         }
         Path t = groupDir.resolve(DatastoreLayout.TMP_PREFIX + ref.timeString() + "-" + AtomicFiles.randomSuffix(8));
-        Files.createDirectory(t);
+        try {
+            Files.createDirectory(t);
+        } catch (IOException e) {
+            IOException w = org.jpbs.datastore.os.StorageFullException.wrap(e, t);
+            throw w instanceof org.jpbs.datastore.os.StorageFullException f ? f.inDatastore(ds.root()) : w;
+        }
         tmpDir = t;
         WriterReferences.opened(ds.root(), this);
         registered = true;
@@ -326,7 +335,11 @@ public final class SnapshotWriter implements AutoCloseable {
     }
 
     private void writeFile(String serverName, byte[] data) throws IOException {
-        AtomicFiles.replaceFile(tmpDir.resolve(serverName), data, ds.syncLevel() == SyncLevel.FILE);
+        try {
+            AtomicFiles.replaceFile(tmpDir.resolve(serverName), data, ds.syncLevel() == SyncLevel.FILE);
+        } catch (org.jpbs.datastore.os.StorageFullException e) {
+            throw e.inDatastore(ds.root());
+        }
     }
 
     private void ensureOpen() {
@@ -366,7 +379,11 @@ public final class SnapshotWriter implements AutoCloseable {
             checkManifestFiles(manifest);
         }
         SyncLevel sync = ds.syncLevel();
-        AtomicFiles.replaceFile(tmpDir.resolve(DatastoreLayout.MANIFEST), manifest.toBlob().raw(), sync == SyncLevel.FILE);
+        try {
+            AtomicFiles.replaceFile(tmpDir.resolve(DatastoreLayout.MANIFEST), manifest.toBlob().raw(), sync == SyncLevel.FILE);
+        } catch (org.jpbs.datastore.os.StorageFullException e) {
+            throw e.inDatastore(ds.root());
+        }
         if (sync == SyncLevel.FILESYSTEM) {
             ds.chunkStore().syncFilesystem();
         }

@@ -22,6 +22,7 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.datastore.os.StorageFullException;
 import org.jpbs.datastore.os.TaskIds;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.DatastoreLayout;
@@ -44,6 +45,14 @@ public final class Verifier implements AutoCloseable {
     public interface Listener {
         /** An informational line. */
         default void info(String line) {}
+
+        /**
+         * A warning, e.g. that a snapshot's {@code verify_state} could not be written (the line
+         * names the manifest relative to the datastore root). Default: {@link #info}.
+         */
+        default void warn(String line) {
+            info("WARN: " + line);
+        }
 
         /** A snapshot is done. */
         default void snapshotDone(SnapshotVerifyResult result) {}
@@ -125,9 +134,11 @@ public final class Verifier implements AutoCloseable {
     }
 
     /**
-     * Verifies one snapshot and records the outcome in its manifest.
+     * Verifies one snapshot and records the outcome in its manifest. If the outcome cannot be
+     * recorded (a full disk, a read-only file system) the result still carries it, with
+     * {@link SnapshotVerifyResult#recordError()} set, and {@link Listener#warn} is told.
      *
-     * @throws IOException only if the {@code verify_state} cannot be written
+     * @throws IOException on errors outside the snapshot (none expected)
      */
     public SnapshotVerifyResult verify(BackupSnapshotRef ref) throws IOException {
         SnapshotVerifyResult r = verifyInner(ref);
@@ -196,9 +207,24 @@ public final class Verifier implements AutoCloseable {
         }
         SnapshotVerifyResult.State state = problems.isEmpty() ? SnapshotVerifyResult.State.OK
                 : SnapshotVerifyResult.State.FAILED;
-        writeVerifyState(ref, state == SnapshotVerifyResult.State.OK ? "ok" : "failed");
+        String stateText = state == SnapshotVerifyResult.State.OK ? "ok" : "failed";
+        String recordError = null;
+        try {
+            writeVerifyState(ref, stateText);
+        } catch (IOException e) {
+            // a full disk must not end the run: the outcome is still reported, with a warning
+            Path manifest = ds.snapshotDir(ref).resolve(DatastoreLayout.MANIFEST);
+            String why = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+                    : e.getMessage();
+            if (StorageFullException.isNoSpace(e)) {
+                why = "No space left on device";
+            }
+            recordError = manifest + ": could not record the verify state (" + stateText + "): " + why;
+            listener.warn(ref.relativePath() + "/" + DatastoreLayout.MANIFEST + ": could not record the verify state ("
+                    + stateText + "): " + why);
+        }
         return new SnapshotVerifyResult(ref, state, null, problems, counts.chunks.get(), counts.bytesRead.get(),
-                counts.bytesDecoded.get());
+                counts.bytesDecoded.get(), recordError);
     }
 
     private SnapshotVerifyResult skipped(BackupSnapshotRef ref, String why) {

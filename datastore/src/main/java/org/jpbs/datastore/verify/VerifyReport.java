@@ -18,6 +18,11 @@ public record VerifyReport(String upid, List<SnapshotVerifyResult> results) {
         return results.stream().noneMatch(r -> r.state() == SnapshotVerifyResult.State.FAILED);
     }
 
+    /** The snapshots whose outcome could not be written into their manifest (see {@link SnapshotVerifyResult#recordError()}). */
+    public List<SnapshotVerifyResult> unrecorded() {
+        return results.stream().filter(r -> r.recordError() != null).toList();
+    }
+
     /** The failed snapshots. */
     public List<SnapshotVerifyResult> failed() {
         return results.stream().filter(r -> r.state() == SnapshotVerifyResult.State.FAILED).toList();

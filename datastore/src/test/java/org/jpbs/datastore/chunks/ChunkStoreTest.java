@@ -217,4 +217,100 @@ class ChunkStoreTest {
         store.read(badCrc); // the CRC is checked on decode, not on read
         assertThrows(CorruptDataException.class, () -> store.readChunk(badCrc, -1));
     }
+
+    /**
+     * Issue 12 item 3, chunk poisoning: an unverifiable encrypted blob (smaller, or even of the
+     * same size) stored first under the digest of plain data must not survive the verified
+     * plain insert, which is reported as stored, not as a duplicate; the reverse direction
+     * (encrypted incoming over a verified plain chunk) keeps the plain chunk and is refused.
+     */
+    @Test
+    void verifiedPlainChunkReplacesEncryptedOrDamagedFile() throws IOException {
+        byte[] data = TestData.bytes(60, 50_000);
+        Digest d = Digest.sha256(data);
+        DataBlob plain = DataBlob.encode(data, 0, data.length, true);
+        // a 61-byte "encrypted" poison first: smaller than the plain copy
+        DataBlob poison = TestData.encryptedBlob(61, 61 - 44, true);
+        assertFalse(store.insert(d, poison).duplicate());
+        ChunkStore.InsertResult r = store.insert(d, plain);
+        assertFalse(r.duplicate(), "a mismatched crypt mode is never reported as stored");
+        assertEquals(plain.rawLength(), r.storedBytes());
+        assertArrayEquals(data, store.readChunk(d, data.length), "restorable without a key");
+
+        // same-size poison (the old rule kept an equally long file unread)
+        byte[] data2 = TestData.bytes(62, 20_000);
+        Digest d2 = Digest.sha256(data2);
+        DataBlob plain2 = DataBlob.encode(data2, 0, data2.length, false);
+        store.insert(d2, TestData.encryptedBlob(63, plain2.rawLength() - 44, false));
+        assertEquals(plain2.rawLength(), Files.size(store.chunkPath(d2)));
+        assertFalse(store.insert(d2, plain2).duplicate());
+        assertArrayEquals(plain2.raw(), Files.readAllBytes(store.chunkPath(d2)));
+
+        // damaged existing files: garbage (unknown magic), a bad CRC, a truncated header
+        for (int k = 0; k < 3; k++) {
+            byte[] dk = TestData.bytes(70 + k, 9000);
+            Digest dg = Digest.sha256(dk);
+            DataBlob good = DataBlob.encode(dk, 0, dk.length, false);
+            byte[] bad = switch (k) {
+                case 0 -> "not a blob".getBytes();
+                case 1 -> { byte[] b = good.raw().clone(); b[100] ^= 1; yield java.util.Arrays.copyOf(b, 50); }
+                default -> java.util.Arrays.copyOf(good.raw(), 10);
+            };
+            Files.write(store.chunkPath(dg), bad);
+            assertFalse(store.insert(dg, good).duplicate(), "damaged file " + k + " replaced");
+            assertArrayEquals(dk, store.readChunk(dg, dk.length));
+            // and an encrypted incoming also replaces a damaged file
+            Digest de = TestData.digest(80 + k);
+            Files.write(store.chunkPath(de), bad);
+            DataBlob enc = TestData.encryptedBlob(80 + k, 300, false);
+            assertFalse(store.insert(de, enc).duplicate());
+            assertArrayEquals(enc.raw(), Files.readAllBytes(store.chunkPath(de)));
+        }
+
+        // reverse: encrypted incoming (even smaller) over a verified plain chunk: refused, plain kept
+        IOException e = assertThrows(IOException.class, () -> store.insert(d, TestData.encryptedBlob(64, 17, true)));
+        assertTrue(e.getMessage().contains("refusing to overwrite an existing unencrypted chunk"), e.getMessage());
+        assertArrayEquals(data, store.readChunk(d, data.length));
+        assertEquals(0, tmpFilesIn(store.chunkPath(d).getParent()));
+    }
+
+    /** The replacement of a planted blob is atomic: concurrent readers see the old or the new file whole, never a mix. */
+    @Test
+    void replacementIsAtomicForConcurrentReaders() throws Exception {
+        byte[] data = TestData.bytes(90, 2 << 20);
+        Digest d = Digest.sha256(data);
+        DataBlob plain = DataBlob.encode(data, 0, data.length, false);
+        DataBlob poison = TestData.encryptedBlob(91, 17, true);
+        store.insert(d, poison);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicInteger sawNew = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        List<Future<Integer>> readers = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            readers.add(pool.submit(() -> {
+                int reads = 0;
+                while (!stop.get() || reads == 0) {
+                    byte[] raw = store.read(d).raw();
+                    if (java.util.Arrays.equals(raw, plain.raw())) {
+                        sawNew.incrementAndGet();
+                    } else if (!java.util.Arrays.equals(raw, poison.raw())) {
+                        throw new AssertionError("a reader saw a mixed file of " + raw.length + " bytes");
+                    }
+                    reads++;
+                }
+                return reads;
+            }));
+        }
+        assertFalse(store.insert(d, plain).duplicate());
+        while (sawNew.get() < 3 && readers.stream().noneMatch(Future::isDone)) { // a failed reader ends the wait
+            Thread.onSpinWait();
+        }
+        stop.set(true);
+        for (Future<Integer> f : readers) {
+            assertTrue(f.get() > 0);
+        }
+        pool.shutdown();
+        assertArrayEquals(data, store.readChunk(d, data.length));
+        assertEquals(0, tmpFilesIn(store.chunkPath(d).getParent()));
+    }
 }

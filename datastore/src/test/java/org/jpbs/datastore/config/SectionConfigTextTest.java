@@ -3,12 +3,12 @@ package org.jpbs.datastore.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.Test;
 
 /** The lossless section-config document: parse then write is byte-identical; edits touch only their lines. */
@@ -53,9 +53,7 @@ class SectionConfigTextTest {
 
     @Test
     void theFilesPbsWroteRoundTrip() throws Exception {
-        String prop = System.getProperty("jpbs.shared");
-        Path dir = prop == null ? null : Path.of(prop, "vectors/real-pbs/config");
-        assumeTrue(dir != null && Files.isDirectory(dir), "shared vectors absent: " + prop);
+        Path dir = SharedVectors.require("vectors/real-pbs/config");
         for (String name : new String[] {"datastore.cfg", "prune.cfg", "verification.cfg", "user.cfg"}) {
             String text = Files.readString(dir.resolve(name));
             assertEquals(text, SectionConfigText.parse(text, name).text(), name);

@@ -2,7 +2,6 @@ package org.jpbs.datastore.gc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,6 +23,7 @@ import org.jpbs.datastore.verify.SnapshotVerifyResult;
 import org.jpbs.datastore.verify.Verifier;
 import org.jpbs.datastore.verify.VerifyOptions;
 import org.jpbs.datastore.verify.VerifyReport;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -44,10 +44,7 @@ class RealPbsMaintenanceTest {
 
     @BeforeAll
     static void untar() throws Exception {
-        String prop = System.getProperty("jpbs.shared");
-        assumeTrue(prop != null && Files.isDirectory(Path.of(prop)), "shared vectors directory absent: " + prop);
-        Path tar = Path.of(prop).resolve("vectors/real-pbs/datastore.tar.gz");
-        assumeTrue(Files.isRegularFile(tar), "real PBS datastore capture absent: " + tar);
+        Path tar = SharedVectors.require("vectors/real-pbs/datastore.tar.gz");
         Process p = new ProcessBuilder("tar", "-xzf", tar.toString(), "-C", tmp.toString()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), "tar failed: " + out);

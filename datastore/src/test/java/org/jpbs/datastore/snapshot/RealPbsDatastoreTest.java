@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -32,6 +31,7 @@ import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.chunks.ChunkStore;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.lock.DatastoreLock;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -55,16 +55,11 @@ class RealPbsDatastoreTest {
 
     @TempDir
     static Path tmp;
-    static Path shared;
     static Datastore ds;
 
     @BeforeAll
     static void untar() throws Exception {
-        String prop = System.getProperty("jpbs.shared");
-        assumeTrue(prop != null && Files.isDirectory(Path.of(prop)), "shared vectors directory absent: " + prop);
-        shared = Path.of(prop);
-        Path tar = shared.resolve("vectors/real-pbs/datastore.tar.gz");
-        assumeTrue(Files.isRegularFile(tar), "real PBS datastore capture absent: " + tar);
+        Path tar = SharedVectors.require("vectors/real-pbs/datastore.tar.gz");
         Process p = new ProcessBuilder("tar", "-xzf", tar.toString(), "-C", tmp.toString())
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -175,8 +170,7 @@ class RealPbsDatastoreTest {
     void pxarArchiveMatchesTheCapture() throws IOException {
         SnapshotReader r = ds.openSnapshot(snap(WEB, T1));
         byte[] pxar = restore(r.openIndex("root.pxar.didx"));
-        Path captured = shared.resolve("vectors/real-client/pxar/tree.pxar");
-        assumeTrue(Files.isRegularFile(captured), "tree.pxar absent");
+        Path captured = SharedVectors.require("vectors/real-client/pxar/tree.pxar");
         assertArrayEquals(Files.readAllBytes(captured), pxar);
         assertEquals(189, restore(r.openIndex("catalog.pcat1.didx")).length);
     }

@@ -12,6 +12,7 @@ import org.jpbs.server.auth.Authid;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.auth.Privilege;
 import org.jpbs.server.http.ApiException;
+import org.jpbs.server.http.HiddenPaths;
 
 /**
  * The permission checks of one authenticated REST call (spec {@code pbs-protocol.md} §4.3,
@@ -31,6 +32,11 @@ record Access(FileAuthenticator auth, String authid, DatastoreCache stores) {
     static final long BACKUP = Privilege.DATASTORE_BACKUP.bit();
     static final long PRUNE = Privilege.DATASTORE_PRUNE.bit();
     static final long VERIFY = Privilege.DATASTORE_VERIFY.bit();
+    /**
+     * PBS {@code NS_PRIVS_OK}: a namespace is visible to a job's group listing only with one of
+     * these privileges on it (Prune and Verify alone do not count).
+     */
+    static final long NS_PRIVS_OK = MODIFY | READ | BACKUP | AUDIT;
 
     /** Privileges on {@code /datastore/<store>[/<ns>...]}. */
     long privileges(String store, BackupNamespace ns) {
@@ -76,7 +82,9 @@ record Access(FileAuthenticator auth, String authid, DatastoreCache stores) {
      * @throws IOException the maintenance refusal (400) or an unknown store
      */
     DatastoreHandle lookup(String store, Operation op) throws IOException {
-        return stores.lookup(store, op);
+        DatastoreHandle h = stores.lookup(store, op);
+        HiddenPaths.addRoot(h.datastore().root(), HiddenPaths.DATASTORE); // error answers show paths relative to it
+        return h;
     }
 
     /**
@@ -105,6 +113,52 @@ record Access(FileAuthenticator auth, String authid, DatastoreCache stores) {
         if (!owns(owner)) {
             throw ApiException.badRequest("backup owner check failed (" + authid + " != " + owner + ")");
         }
+    }
+
+    /**
+     * The groups a job may touch for this caller (PBS {@code ListAccessibleBackupGroups} with an
+     * owner): per namespace, none without one of {@link #NS_PRIVS_OK}; every group with one of
+     * {@code overrideOwner}; otherwise, if the caller has all of {@code ownerAnd}, the groups
+     * it {@link #owns}. A group whose owner cannot be read is left out.
+     *
+     * @param ds the datastore the job runs on (owners are read from it)
+     */
+    GroupScope jobScope(String store, org.jpbs.datastore.snapshot.Datastore ds, long overrideOwner, long ownerAnd) {
+        java.util.Map<BackupNamespace, Long> privs = new java.util.concurrent.ConcurrentHashMap<>();
+        return new GroupScope(g -> {
+            long p = privs.computeIfAbsent(g.ns(), ns -> privileges(store, ns));
+            if ((p & NS_PRIVS_OK) == 0) {
+                return false;
+            }
+            if ((p & overrideOwner) != 0) {
+                return true;
+            }
+            if ((p & ownerAnd) != ownerAnd) {
+                return false;
+            }
+            try {
+                return owns(ds.owner(g));
+            } catch (IOException e) {
+                return false;
+            }
+        }, authid);
+    }
+
+    /**
+     * PBS {@code check_privs_and_load_store} for one group, after {@link #checkFull} said the
+     * caller has only the partial privilege: the caller must own the group.
+     *
+     * @throws ApiException 400 {@code "backup owner check failed (<authid> != <owner>)"}, or 400
+     *                      {@code "backup group '<group>' does not exist"} if it has no owner
+     */
+    void checkGroupOwner(org.jpbs.datastore.snapshot.Datastore ds, org.jpbs.core.api.BackupGroupRef group) {
+        String owner;
+        try {
+            owner = ds.owner(group);
+        } catch (IOException e) {
+            throw ApiException.badRequest("backup group '" + group + "' does not exist");
+        }
+        checkOwner(owner);
     }
 
     /** PBS {@code any_privs_below} on {@code /datastore/<store>}. */

@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jpbs.core.api.ArchiveName;
+import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupType;
 import org.jpbs.core.api.SafeId;
@@ -148,8 +150,9 @@ final class ApiParams {
         return backupType("backup-type", required("backup-type"));
     }
 
-    /** {@code backup-id}: a safe id. */
+    /** {@code backup-id}: a safe id of at most {@link BackupGroupRef#MAX_ID_LENGTH} characters. */
     static String backupId(String v) {
+        checkLength("backup-id", v, BackupGroupRef.MAX_ID_LENGTH);
         if (!SafeId.isValid(v)) {
             throw ApiException.badParam("backup-id", "value does not match the regex pattern");
         }
@@ -179,9 +182,7 @@ final class ApiParams {
             return BackupNamespace.ROOT;
         }
         String s = v.get();
-        if (s.length() > BackupNamespace.MAX_LENGTH) {
-            throw ApiException.badParam(name, "value may only be " + BackupNamespace.MAX_LENGTH + " characters long");
-        }
+        checkLength(name, s, BackupNamespace.MAX_LENGTH);
         try {
             return BackupNamespace.parse(s);
         } catch (IllegalArgumentException e) {
@@ -189,13 +190,25 @@ final class ApiParams {
         }
     }
 
-    /** {@code file-name}: a safe id. */
+    /** {@code file-name}: a safe id of at most {@link ArchiveName#MAX_LENGTH} characters. */
     String fileName() {
         String v = required("file-name");
+        checkLength("file-name", v, ArchiveName.MAX_LENGTH);
         if (!SafeId.isValid(v)) {
             throw ApiException.badParam("file-name", "value does not match the regex pattern");
         }
         return v;
+    }
+
+    /**
+     * The schema's length check, done before the pattern as in PBS.
+     *
+     * @throws ApiException 400 {@code "parameter verification failed - '<name>': value may only be <max> characters long"}
+     */
+    static void checkLength(String name, String v, int max) {
+        if (v.length() > max) {
+            throw ApiException.badParam(name, "value may only be " + max + " characters long");
+        }
     }
 
     /** An optional integer in {@code [min, max]}. */
@@ -243,9 +256,7 @@ final class ApiParams {
         if (s.length() < 3) {
             throw ApiException.badParam("store", "value must be at least 3 characters long");
         }
-        if (s.length() > 32) {
-            throw ApiException.badParam("store", "value may only be 32 characters long");
-        }
+        checkLength("store", s, 32);
         if (!SafeId.isValid(s)) {
             throw ApiException.badParam("store", "value does not match the regex pattern");
         }

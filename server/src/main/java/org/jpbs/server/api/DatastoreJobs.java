@@ -9,8 +9,9 @@ import org.jpbs.server.http.ApiException;
  * THE HOOK where the admin API starts garbage collection, prune and verify (spec
  * {@code pbs-protocol.md} §4.4: {@code POST admin/datastore/{store}/gc}, {@code .../prune}
  * with {@code use-task}, {@code .../prune-datastore}, {@code .../verify}). The API has already
- * checked the privileges and looked the datastore up for a write (so the maintenance mode was
- * enforced); it runs the returned job as a task (worker type {@code garbage_collection},
+ * checked the privileges (and the owner of a single group) and looked the datastore up for a
+ * write (so the maintenance mode was enforced); a job over many groups gets the
+ * {@link GroupScope} of its caller and must skip every group outside it; it runs the returned job as a task (worker type {@code garbage_collection},
  * {@code prune}, {@code verify}, worker id the store name) and answers its UPID. The handle is
  * closed when the task ends.
  *
@@ -47,9 +48,10 @@ public interface DatastoreJobs {
      *
      * @param params the validated request parameters ({@code keep-*}, {@code ns}, {@code backup-type},
      *               {@code backup-id}, {@code dry-run}, {@code max-depth})
+     * @param scope  the groups the caller may prune (a group outside it is skipped, unnamed in the log)
      * @throws ApiException to refuse the start
      */
-    default TaskJob prune(DatastoreHandle ds, Map<String, String> params) {
+    default TaskJob prune(DatastoreHandle ds, Map<String, String> params, GroupScope scope) {
         throw new ApiException(501, "prune is not implemented yet");
     }
 
@@ -58,9 +60,10 @@ public interface DatastoreJobs {
      *
      * @param params the validated request parameters ({@code ignore-verified}, {@code outdated-after},
      *               {@code ns}, {@code max-depth}, snapshot selectors)
+     * @param scope  the groups the caller may verify (a group outside it is skipped, unnamed in the log)
      * @throws ApiException to refuse the start
      */
-    default TaskJob verify(DatastoreHandle ds, Map<String, String> params) {
+    default TaskJob verify(DatastoreHandle ds, Map<String, String> params, GroupScope scope) {
         throw new ApiException(501, "verify is not implemented yet");
     }
 }

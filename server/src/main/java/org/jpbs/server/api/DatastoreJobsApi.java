@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.api.BackupType;
 import org.jpbs.core.api.Upid;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.config.KeepOptions;
@@ -37,7 +40,12 @@ final class DatastoreJobsApi {
         return start(acc, svc, store, "garbage_collection", h -> svc.jobs().garbageCollection(h));
     }
 
-    /** {@code POST .../prune} (one group) and {@code .../prune-datastore}: Datastore.Modify or Prune. */
+    /**
+     * {@code POST .../prune} (one group) and {@code .../prune-datastore}: Datastore.Modify, or
+     * Datastore.Prune limited to the caller's groups (PBS): a single group must be owned by the
+     * caller (400 {@code "backup owner check failed (<caller> != <owner>)"}), a whole-store or
+     * namespace prune covers only the groups {@link Access#jobScope} lets it touch.
+     */
     static RestResponse prune(Access acc, ServerServices svc, String store, Params params, boolean wholeStore)
             throws IOException {
         Set<String> allowed = new java.util.HashSet<>(KEEP);
@@ -51,30 +59,38 @@ final class DatastoreJobsApi {
         }
         p.bool("dry-run", false);
         p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
-        if (!wholeStore) {
-            p.backupType();
-            p.backupId();
-        }
+        BackupType type = wholeStore ? null : p.backupType();
+        String id = wholeStore ? null : p.backupId();
         BackupNamespace ns = p.namespace("ns");
-        acc.checkFull(store, ns, Access.MODIFY, Access.PRUNE);
+        boolean full = acc.checkFull(store, ns, Access.MODIFY, Access.PRUNE);
+        BackupGroupRef ownerCheck = wholeStore || full ? null : new BackupGroupRef(ns, type, id);
         Map<String, String> flat = flat(p);
         if (!wholeStore && !p.bool("use-task", false)) {
-            return pruneNow(acc, svc, store, flat);
+            return pruneNow(acc, svc, store, flat, ownerCheck);
         }
-        return start(acc, svc, store, "prune", h -> svc.jobs().prune(h, flat));
+        return start(acc, svc, store, "prune", h -> {
+            if (ownerCheck != null) {
+                acc.checkGroupOwner(h.datastore(), ownerCheck);
+            }
+            return svc.jobs().prune(h, flat, acc.jobScope(store, h.datastore(), Access.MODIFY, Access.PRUNE));
+        });
     }
 
-    /** {@code POST .../verify}: Datastore.Verify or Backup. */
+    /**
+     * {@code POST .../verify}: Datastore.Verify, or Datastore.Backup limited to the caller's
+     * groups (PBS): a single snapshot or group must be owned by the caller (400 {@code "backup
+     * owner check failed ..."}), a namespace verify covers only the owned groups.
+     */
     static RestResponse verify(Access acc, ServerServices svc, String store, Params params) throws IOException {
         ApiParams p = ApiParams.of(params, Set.of("backup-type", "backup-id", "backup-time",
                 "ignore-verified", "outdated-after", "max-depth", "ns"));
-        boolean type = p.optBackupType().isPresent();
-        boolean id = p.optBackupId().isPresent();
-        boolean time = p.opt("backup-time").isPresent();
+        Optional<BackupType> type = p.optBackupType();
+        Optional<String> id = p.optBackupId();
+        boolean time = p.text("backup-time").isPresent(); // an integer in a JSON body, as the PBS client sends it
         if (time) {
             p.backupTime();
         }
-        if (!(type && id) && (type || id || time)) {
+        if (!(type.isPresent() && id.isPresent()) && (type.isPresent() || id.isPresent() || time)) {
             // PBS: only type+id+time (snapshot), type+id (group) or none of them (namespace)
             throw new org.jpbs.server.http.ApiException(400, "parameters do not specify a backup group or snapshot");
         }
@@ -82,9 +98,16 @@ final class DatastoreJobsApi {
         p.optInteger("outdated-after", 0, Integer.MAX_VALUE);
         p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
         BackupNamespace ns = p.namespace("ns");
-        acc.checkFull(store, ns, Access.VERIFY, Access.BACKUP);
+        boolean full = acc.checkFull(store, ns, Access.VERIFY, Access.BACKUP);
+        BackupGroupRef ownerCheck = full || type.isEmpty() ? null : new BackupGroupRef(ns, type.get(), id.get());
         Map<String, String> flat = flat(p);
-        return start(acc, svc, store, "verify", h -> svc.jobs().verify(h, flat));
+        return start(acc, svc, store, "verify", h -> {
+            if (ownerCheck != null) {
+                acc.checkGroupOwner(h.datastore(), ownerCheck);
+            }
+            GroupScope scope = full ? GroupScope.ALL : acc.jobScope(store, h.datastore(), Access.VERIFY, Access.BACKUP);
+            return svc.jobs().verify(h, flat, scope);
+        });
     }
 
     /** {@code GET .../active-operations}: {@code {"read": n, "write": n}} of this process; Datastore.Audit. */
@@ -99,10 +122,13 @@ final class DatastoreJobsApi {
      * Prune of one group without a task: {@code [{"backup-type","backup-id","backup-time","keep",
      * "protected","ns"?}]}, oldest first (spec {@code pbs-protocol.md} §4.4).
      */
-    private static RestResponse pruneNow(Access acc, ServerServices svc, String store, Map<String, String> flat)
-            throws IOException {
+    private static RestResponse pruneNow(Access acc, ServerServices svc, String store, Map<String, String> flat,
+                                         BackupGroupRef ownerCheck) throws IOException {
         List<org.jpbs.datastore.prune.PruneDecision> decisions;
         try (DatastoreHandle h = acc.lookup(store, Operation.WRITE)) {
+            if (ownerCheck != null) {
+                acc.checkGroupOwner(h.datastore(), ownerCheck);
+            }
             decisions = svc.jobs().pruneGroup(h, flat);
         }
         com.fasterxml.jackson.databind.node.ArrayNode out = JsonNodeFactory.instance.arrayNode();

@@ -77,7 +77,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
     }
 
     @Override
-    public TaskJob prune(DatastoreHandle ds, Map<String, String> params) {
+    public TaskJob prune(DatastoreHandle ds, Map<String, String> params, GroupScope scope) {
         PruneOptions opts = pruneOptions(params);
         boolean dryRun = bool(params, "dry-run");
         boolean oneGroup = params.containsKey("backup-type");
@@ -97,6 +97,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
                     groups.addAll(store.listGroups(n));
                 }
             }
+            groups.removeIf(g -> !scope.includes(g)); // not named in the log: the caller may not see them
             int removed = 0;
             for (BackupGroupRef g : groups) {
                 log.checkAbort();
@@ -114,7 +115,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
     }
 
     @Override
-    public TaskJob verify(DatastoreHandle ds, Map<String, String> params) {
+    public TaskJob verify(DatastoreHandle ds, Map<String, String> params, GroupScope scope) {
         boolean ignoreVerified = bool(params, "ignore-verified");
         Integer outdated = params.containsKey("outdated-after") ? Integer.valueOf(params.get("outdated-after")) : null;
         Tuning tuning = Tuning.from(ds.config().tuning());
@@ -128,8 +129,12 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
             } else if (params.containsKey("backup-type")) {
                 targets.addAll(newestFirst(store, group(params)));
             } else {
+                scope.limitedTo().ifPresent(who -> log.log("limiting to backups owned by " + who));
                 for (BackupNamespace n : store.listNamespaces(ns, maxDepth)) {
                     for (BackupGroupRef g : store.listGroups(n)) {
+                        if (!scope.includes(g)) {
+                            continue; // not named in the log: the caller may not see it
+                        }
                         targets.addAll(newestFirst(store, g));
                     }
                 }
@@ -142,6 +147,11 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
                 @Override
                 public void info(String line) {
                     log.log(line);
+                }
+
+                @Override
+                public void warn(String line) {
+                    log.warn(line);
                 }
 
                 @Override
@@ -158,6 +168,9 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
             long failed = report.results().stream().filter(r -> r.state() == SnapshotVerifyResult.State.FAILED).count();
             if (failed > 0) {
                 throw new IOException("verification failed on " + failed + " snapshot(s)");
+            }
+            if (!report.unrecorded().isEmpty()) {
+                throw new IOException("verify state of " + report.unrecorded().size() + " snapshot(s) could not be recorded");
             }
             log.log("verify ok");
         };

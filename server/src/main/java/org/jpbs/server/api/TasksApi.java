@@ -20,6 +20,7 @@ import org.jpbs.datastore.task.TaskState;
 import org.jpbs.server.auth.Authid;
 import org.jpbs.server.auth.Privilege;
 import org.jpbs.server.http.ApiException;
+import org.jpbs.server.http.HiddenPaths;
 import org.jpbs.server.http.RestResponse;
 
 /**
@@ -31,7 +32,9 @@ import org.jpbs.server.http.RestResponse;
  * {@code DELETE {upid}} (stop). Any node name is accepted: there is only this one.
  *
  * <p>Permissions: {@code Sys.Audit} on {@code /system/tasks} sees every task, others only their
- * own (a user also those of its tokens); stopping another's task needs {@code Sys.Modify}. Stateless.
+ * own (a user also those of its tokens); stopping another's task needs {@code Sys.Modify}.
+ * Log lines and exit statuses are answered without server paths ({@link HiddenPaths}); the
+ * files keep them. Stateless.
  */
 final class TasksApi {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -111,7 +114,7 @@ final class TasksApi {
         o.put("user", u.authId());
         if (!t.running()) {
             o.put("endtime", t.state().endTime());
-            o.put("status", t.state().text());
+            o.put("status", HiddenPaths.hide(t.state().text()));
         }
         return o;
     }
@@ -161,7 +164,7 @@ final class TasksApi {
         }
         o.put("status", t.running() ? "running" : "stopped");
         if (!t.running()) {
-            o.put("exitstatus", t.state().text());
+            o.put("exitstatus", HiddenPaths.hide(t.state().text()));
         }
         return RestResponse.data(o);
     }
@@ -191,14 +194,14 @@ final class TasksApi {
         }
         if (download) {
             StringBuilder sb = new StringBuilder();
-            page.lines().forEach(l -> sb.append(l).append('\n'));
+            page.lines().forEach(l -> sb.append(HiddenPaths.hide(l)).append('\n'));
             return new RestResponse(200, "text/plain", sb.toString().getBytes(StandardCharsets.UTF_8),
                     Map.of("content-disposition", "attachment; filename=\"task-" + u.workerType() + ".log\""));
         }
         ArrayNode data = F.arrayNode();
         long n = page.start();
         for (String line : page.lines()) {
-            data.addObject().put("n", ++n).put("t", line);
+            data.addObject().put("n", ++n).put("t", HiddenPaths.hide(line));
         }
         ObjectNode o = F.objectNode();
         o.set("data", data);

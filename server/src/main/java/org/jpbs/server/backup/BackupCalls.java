@@ -29,6 +29,8 @@ import org.jpbs.server.http.Route;
  */
 final class BackupCalls {
     private static final String MANIFEST = "index.json.blob";
+    /** The key of {@code unprotected} that only the server's verify writes (stripped from uploads). */
+    static final String VERIFY_STATE = "verify_state";
 
     private final BackupSession s;
 
@@ -298,7 +300,10 @@ final class BackupCalls {
 
     // ---- finish ------------------------------------------------------------------------------
 
-    /** {@code POST /finish}: checks, adds {@code chunk_upload_stats}, commits the snapshot (§2.7). */
+    /**
+     * {@code POST /finish}: checks, drops a client's {@code verify_state} (server-owned; PBS keeps
+     * it), adds {@code chunk_upload_stats}, commits the snapshot (§2.7).
+     */
     H2Response finish() throws IOException {
         s.ensureRunning();
         if (!s.writers.isEmpty()) {
@@ -316,6 +321,11 @@ final class BackupCalls {
             m = BackupManifest.fromBlob(mblob, MANIFEST);
         } catch (IOException e) {
             throw ApiException.badRequest("unable to update manifest blob - " + e.getMessage());
+        }
+        if (m.unprotected().remove(VERIFY_STATE) != null) {
+            // only a verify of this server sets it: a client's "ok" would make verify --ignore-verified
+            // skip the snapshot, and let the next backup reuse its chunks unchecked
+            info("ignoring '" + VERIFY_STATE + "' of the uploaded manifest (set only by verify)");
         }
         m.unprotected().set("chunk_upload_stats", s.stats.toJson());
         if (s.benchmark) {

@@ -197,6 +197,11 @@ public final class BackupSession implements Http2Service {
                     + previous.map(p -> ", previous snapshot " + p.timeString()).orElse(""));
             return s;
         } catch (IOException e) {
+            var full = org.jpbs.datastore.os.StorageFullException.find(e);
+            if (full.isPresent()) {
+                LOG.log(Level.WARNING, "backup " + store + ": " + full.get().getMessage());
+                throw new ApiException(500, full.get().publicMessage(store));
+            }
             throw ApiException.badRequest(e.getMessage());
         }
     }
@@ -228,6 +233,22 @@ public final class BackupSession implements Http2Service {
 
     @Override
     public Route route(String method, String path, String rawQuery, String contentType) {
+        Route r = routeFor(method, path, rawQuery, contentType);
+        return new Route(r.executor(), r.maxBody(), r.discardBody(), r.tooLargeMessage(), body -> {
+            try {
+                return r.handler().handle(body);
+            } catch (Exception e) {
+                var full = org.jpbs.datastore.os.StorageFullException.find(e);
+                if (full.isPresent()) { // 500 naming the datastore and the file (relative), never a server path
+                    LOG.log(System.Logger.Level.WARNING, logPrefix + full.get().getMessage());
+                    throw new ApiException(500, full.get().publicMessage(store));
+                }
+                throw e;
+            }
+        });
+    }
+
+    private Route routeFor(String method, String path, String rawQuery, String contentType) {
         String key = method + " " + path;
         return switch (key) {
             case "GET /" -> Route.of(serial, 0, b -> subdirs());

@@ -160,10 +160,23 @@ public final class Params {
      */
     public String fileName(String name) {
         String v = string(name);
+        maxLength(name, v, org.jpbs.core.api.ArchiveName.MAX_LENGTH);
         if (!org.jpbs.core.api.SafeId.isValid(v)) {
             throw ApiException.badParam(name, "value does not match the regex pattern");
         }
         return v;
+    }
+
+    /**
+     * The schema's length check of a string parameter (PBS checks it before the pattern).
+     *
+     * @throws ApiException 400 {@code "parameter verification failed - '<name>': value may only be
+     *     <max> characters long"}
+     */
+    public static void maxLength(String name, String value, int max) {
+        if (value.length() > max) {
+            throw ApiException.badParam(name, "value may only be " + max + " characters long");
+        }
     }
 
     /** An optional string parameter. */

@@ -28,7 +28,8 @@ import java.util.List;
  * settings (§2.1): initial stream window 32 MiB, max frame 4 MiB, a connection WINDOW_UPDATE
  * to a 32 MiB connection window, and at most {@link #MAX_CONCURRENT_STREAMS} concurrent
  * streams; one {@link Http2StreamHandler} per stream, all sharing one {@link InflightBytes}
- * that pauses reading while too much request data waits for processing.
+ * that pauses reading while too much request data waits for processing. The HTTP/1.1 idle
+ * closer gives way to a {@link SessionWatchdog} (session idle and request stall limits).
  */
 final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
     /** The refusal of the last upgrade attempt, picked up by {@link Http1Handler}. */
@@ -45,13 +46,13 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
 
     private final String protocol;
     private final SessionFactory sessions;
-    private final java.time.Duration sessionIdle;
+    private final ServerTimeouts timeouts;
     private Http2Service service;
 
-    PbsUpgradeCodec(String protocol, SessionFactory sessions, java.time.Duration sessionIdle) {
+    PbsUpgradeCodec(String protocol, SessionFactory sessions, ServerTimeouts timeouts) {
         this.protocol = protocol;
         this.sessions = sessions;
-        this.sessionIdle = sessionIdle;
+        this.timeouts = timeouts;
     }
 
     @Override
@@ -77,7 +78,10 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
                 throw ApiException.badRequest("unexpected http version '" + request.protocolVersion()
                         + "' (expected version < 2)");
             }
-            service = sessions.open(protocol, path, query, request, ctx.channel());
+            Http2Service svc = sessions.open(protocol, path, query, request, ctx.channel());
+            service = svc;
+            // from here on the session holds its locks: whatever ends the connection ends the session
+            ctx.channel().closeFuture().addListener(f -> svc.connectionClosed());
             return true;
         } catch (RuntimeException e) {
             ctx.channel().attr(UPGRADE_ERROR).set(ErrorMapper.map(e));
@@ -92,14 +96,18 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
         ChannelPipeline p = ctx.pipeline();
         p.remove(ServerChannelInitializer.AGGREGATOR);
         p.remove(ServerChannelInitializer.HTTP1);
-        p.replace(ServerChannelInitializer.IDLE, ServerChannelInitializer.IDLE, new IdleCloser(sessionIdle,
-                protocol.equals(SessionFactory.BACKUP_PROTOCOL) ? "backup session" : "reader session"));
+        SessionWatchdog watchdog = new SessionWatchdog(timeouts.sessionIdle(), timeouts.requestStall(),
+                protocol.equals(SessionFactory.BACKUP_PROTOCOL) ? "backup session" : "reader session");
+        p.replace(ServerChannelInitializer.IDLE, ServerChannelInitializer.IDLE, watchdog.raw());
+        p.addFirst("h2-tcp", watchdog.tcp());
         Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
                 .initialSettings(Http2Settings.defaultSettings().initialWindowSize(WINDOW).maxFrameSize(MAX_FRAME)
                         .maxConcurrentStreams(MAX_CONCURRENT_STREAMS))
                 .build();
         p.addAfter(ctx.name(), "h2-codec", codec);
-        p.addAfter("h2-codec", "h2-mux", new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
+        watchdog.watch(codec.connection());
+        p.addAfter("h2-codec", "h2-watch", watchdog.frames());
+        p.addAfter("h2-watch", "h2-mux", new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
             @Override
             protected void initChannel(Http2StreamChannel ch) {
                 ch.pipeline().addLast(new Http2StreamHandler(svc, inflight));
@@ -113,6 +121,5 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
         } catch (Http2Exception e) {
             ctx.fireExceptionCaught(e);
         }
-        ctx.channel().closeFuture().addListener(f -> svc.connectionClosed());
     }
 }

@@ -18,7 +18,8 @@ import java.util.concurrent.Executor;
  * codec → {@link HttpServerUpgradeHandler} with a {@link PbsUpgradeCodec} for
  * {@code proxmox-backup-protocol-v1} and {@code proxmox-backup-reader-protocol-v1} →
  * aggregator → {@link Http1Handler} for REST, with an {@link IdleCloser} after TLS
- * ({@link ServerTimeouts}); a last handler logs and closes on errors
+ * ({@link ServerTimeouts}; an upgraded session replaces it with a {@link SessionWatchdog}); TCP
+ * keepalive on every accepted connection ({@link #keepalive}); a last handler logs and closes on errors
  * (including garbage instead of HTTP/2 frames after the {@code 101}).
  */
 public final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
@@ -53,6 +54,7 @@ public final class ServerChannelInitializer extends ChannelInitializer<SocketCha
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        keepalive(ch, timeouts.tcpKeepalive());
         ChannelPipeline p = ch.pipeline();
         p.addLast("tls", ssl.newHandler(ch.alloc()));
         p.addLast(IDLE, new IdleCloser(timeouts.http1Idle(), "HTTP/1.1 connection"));
@@ -60,10 +62,10 @@ public final class ServerChannelInitializer extends ChannelInitializer<SocketCha
         p.addLast("http", http);
         p.addLast("upgrade", new HttpServerUpgradeHandler(http, protocol -> {
             if (AsciiString.contentEqualsIgnoreCase(protocol, SessionFactory.BACKUP_PROTOCOL)) {
-                return new PbsUpgradeCodec(SessionFactory.BACKUP_PROTOCOL, sessions, timeouts.sessionIdle());
+                return new PbsUpgradeCodec(SessionFactory.BACKUP_PROTOCOL, sessions, timeouts);
             }
             if (AsciiString.contentEqualsIgnoreCase(protocol, SessionFactory.READER_PROTOCOL)) {
-                return new PbsUpgradeCodec(SessionFactory.READER_PROTOCOL, sessions, timeouts.sessionIdle());
+                return new PbsUpgradeCodec(SessionFactory.READER_PROTOCOL, sessions, timeouts);
             }
             return null;
         }, 64 * 1024));
@@ -76,5 +78,36 @@ public final class ServerChannelInitializer extends ChannelInitializer<SocketCha
                 ctx.close();
             }
         });
+    }
+
+    /**
+     * Turns on TCP keepalive ({@code SO_KEEPALIVE}) with the given idle time, and where the
+     * platform has them ({@code jdk.net.ExtendedSocketOptions}, Linux and others) the idle time,
+     * probe interval and probe count ({@link ServerTimeouts#KEEPALIVE_INTERVAL},
+     * {@link ServerTimeouts#KEEPALIVE_PROBES}); so the kernel drops a connection whose peer
+     * vanished (host down, cable pulled) and the session's locks are released.
+     */
+    static void keepalive(SocketChannel ch, java.time.Duration idle) {
+        try {
+            ch.config().setKeepAlive(true);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, () -> "SO_KEEPALIVE not set: " + e);
+            return;
+        }
+        if (!(ch instanceof io.netty.channel.socket.nio.NioSocketChannel)) {
+            return;
+        }
+        int idleSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, idle.toSeconds()));
+        int interval = (int) ServerTimeouts.KEEPALIVE_INTERVAL.toSeconds();
+        try {
+            ch.config().setOption(io.netty.channel.socket.nio.NioChannelOption.of(jdk.net.ExtendedSocketOptions.TCP_KEEPIDLE),
+                    idleSeconds);
+            ch.config().setOption(io.netty.channel.socket.nio.NioChannelOption.of(
+                    jdk.net.ExtendedSocketOptions.TCP_KEEPINTERVAL), interval);
+            ch.config().setOption(io.netty.channel.socket.nio.NioChannelOption.of(jdk.net.ExtendedSocketOptions.TCP_KEEPCOUNT),
+                    ServerTimeouts.KEEPALIVE_PROBES);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.DEBUG, () -> "TCP keepalive options not set (platform default times apply): " + e);
+        }
     }
 }

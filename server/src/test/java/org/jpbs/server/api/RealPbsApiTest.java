@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URLEncoder;
@@ -31,6 +30,7 @@ import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.AuthState;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.auth.PasswordHash;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -65,9 +65,7 @@ class RealPbsApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        String prop = System.getProperty("jpbs.shared");
-        Path shared = prop == null ? null : Path.of(prop, "vectors/real-pbs");
-        assumeTrue(shared != null && Files.isDirectory(shared), "shared vectors directory absent: " + prop);
+        Path shared = SharedVectors.require("vectors/real-pbs");
         api = shared.resolve("api");
         Process p = new ProcessBuilder("tar", "-xzf", shared.resolve("datastore.tar.gz").toString(), "--no-same-owner",
                 "-C", tmp.toString()).redirectErrorStream(true).start();

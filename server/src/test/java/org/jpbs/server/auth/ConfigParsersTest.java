@@ -4,21 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.api.Test;
 
 /** {@code user.cfg} and {@code acl.cfg}: parse, write, round trips with the files PBS 3.1.2 wrote. */
 class ConfigParsersTest {
     static Path realConfig(String name) {
-        String prop = System.getProperty("jpbs.shared");
-        Path p = prop == null ? null : Path.of(prop, "vectors/real-pbs/config", name);
-        assumeTrue(p != null && Files.isRegularFile(p), "real PBS config capture absent: " + p);
-        return p;
+        return SharedVectors.require("vectors/real-pbs/config/" + name);
     }
 
     @Test

@@ -96,7 +96,7 @@ public enum Compression {
         in.reset();
         for (Compression c : values()) {
             if (head.length >= c.magic.length && Arrays.equals(head, 0, c.magic.length, c.magic, 0, c.magic.length)) {
-                return c.decoding(in);
+                return c == NONE ? in : new NamedErrors(c.decoding(in), resource, c);
             }
         }
         if (head.length >= 3 && Arrays.equals(head, 0, 3, BZIP2, 0, 3)) {
@@ -112,6 +112,54 @@ public enum Compression {
         }
         throw new CorruptDataException(resource, 0, "not a VMA archive (starts with " + hex
                 + "; expected VMA\\0, or a zstd, gzip or lzop stream of one)");
+    }
+
+    /**
+     * A decoder whose read errors (a truncated or corrupt zstd/gzip/lzop stream: "Truncated
+     * source", "Unexpected end of ZLIB input stream", ...) name the archive and the framing.
+     */
+    private static final class NamedErrors extends java.io.FilterInputStream {
+        private final String resource;
+        private final Compression framing;
+
+        NamedErrors(InputStream in, String resource, Compression framing) {
+            super(in);
+            this.resource = resource;
+            this.framing = framing;
+        }
+
+        private IOException named(IOException e) {
+            String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            return new IOException(resource + ": truncated or corrupt " + framing.name().toLowerCase(java.util.Locale.ROOT)
+                    + " stream (" + m + ")", e);
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return super.read();
+            } catch (IOException e) {
+                throw named(e);
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return super.read(b, off, len);
+            } catch (IOException e) {
+                throw named(e);
+            }
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            try {
+                return super.skip(n);
+            } catch (IOException e) {
+                throw named(e);
+            }
+        }
     }
 
     /** Wraps a stream positioned at the start of this framing in a decoder. */
