@@ -242,8 +242,13 @@ public final class ChunkStore implements ChunkSource {
         }
     }
 
+    /** Touches the kept file; null (write the chunk) if a GC of another process removed it meanwhile. */
     private InsertResult touchKept(Path target, long size) throws IOException {
-        FileTimes.touchAtime(target);
+        try {
+            FileTimes.touchAtimeInPlace(target);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
         return new InsertResult(true, size);
     }
 
@@ -302,7 +307,9 @@ public final class ChunkStore implements ChunkSource {
      * Sets the chunk file's atime to now (mtime kept): what re-used chunks need. A 0-byte file is
      * touched too (it marks a chunk in use). Runs under the digest's lock ({@link #lockFor}), so
      * a garbage collection sweeping in this JVM either sees the new atime or has already
-     * removed the file (then this returns false and the caller must upload the chunk).
+     * removed the file (then this returns false and the caller must upload the chunk); against
+     * a GC of another process the touch goes through the descriptor and checks the file is
+     * still in place ({@link FileTimes#touchAtimeInPlace}), with the same outcome.
      *
      * @return true if the file exists, false if not
      * @throws IOException on errors other than "no such file"
@@ -311,7 +318,7 @@ public final class ChunkStore implements ChunkSource {
         ReentrantLock lock = lockFor(digest); // so a concurrent GC sweep re-checks after this touch
         lock.lock();
         try {
-            FileTimes.touchAtime(chunkPath(digest));
+            FileTimes.touchAtimeInPlace(chunkPath(digest)); // safe against a GC sweep of another process
             return true;
         } catch (NoSuchFileException e) {
             return false;

@@ -5,9 +5,17 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.Upid;
 import org.jpbs.datastore.lock.DatastoreLock;
+import org.jpbs.datastore.lock.LockHolders;
+import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.datastore.lock.WriterRegistry;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.FileStat;
 import org.jpbs.datastore.os.TaskIds;
@@ -17,19 +25,21 @@ import org.jpbs.datastore.tuning.Tuning;
 
 /**
  * One garbage collection of a datastore (spec {@code pbs-datastore-ops.md} §1), safe next to
- * running backups:
+ * running backups of any process ({@code docs/gc.md}):
  * <ol>
- * <li>takes {@link DatastoreLock#forGc}: fails at once if another process holds the datastore
- *     lock (a backup, a sync, another GC), coexists with writers of this JVM;</li>
- * <li>cutoff: {@code minAtime = start - gc-atime-cutoff}, or the start of the oldest writer of
- *     this JVM minus 5 minutes if that is earlier; chunks touched since then survive;</li>
+ * <li>takes the GC mutex ({@link WriterRegistry#lockGc}, one GC over all jpbs processes) and
+ *     {@code .lock} shared (excludes a PBS GC); reads the {@link WriterRegistry} and refuses if a
+ *     process that is not a registered writer holds {@code .lock} (a PBS backup);</li>
+ * <li>cutoff: {@code minAtime = start - 1 s - gc-atime-cutoff}, or the start of the oldest
+ *     registered writer minus 5 minutes if that is earlier; chunks touched since then survive;</li>
  * <li>the {@link AtimeSafetyCheck} (unless disabled): aborts before anything is changed if the
  *     file system ignores atime updates;</li>
  * <li>phase 1 {@link MarkPhase}, with the {@link ChunkPrefetcher} alongside if enabled; any
  *     error (permission denied, unreadable index) aborts here, before anything is removed;</li>
+ * <li>reads the registry again: a writer registered during phase 1 can only lower the cutoff;</li>
  * <li>removes stale {@code <group>/.tmp-*} directories of killed backups (mtime older than
- *     {@code minAtime}, no writer of this JVM on the group; writers of other processes cannot
- *     exist while GC holds the lock);</li>
+ *     {@code minAtime}, group lock free) and groups a killed first backup left without any
+ *     snapshot;</li>
  * <li>phase 2 {@link SweepPhase};</li>
  * <li>writes {@code .gc-status} (errors are only a warning, as in PBS).</li>
  * </ol>
@@ -38,6 +48,20 @@ import org.jpbs.datastore.tuning.Tuning;
 public final class GarbageCollector {
     /** Writers older than the cutoff keep what they touched since they started, with this margin. */
     public static final Duration WRITER_MARGIN = Duration.ofMinutes(5);
+    /**
+     * System property overriding {@link #WRITER_MARGIN} in seconds (at least 1): only for soak
+     * tests, whose runs are shorter than 5 minutes and would otherwise never sweep while a backup
+     * runs. Writers never touch a chunk before their registered start, so any margin of at least
+     * the clock slack keeps their chunks.
+     */
+    public static final String WRITER_MARGIN_PROPERTY = "jpbs.gc.writerMarginSeconds";
+    /**
+     * Subtracted from the start time for the cutoff: file timestamps come from the kernel's
+     * coarse clock (up to a tick behind the clock GC reads), so a chunk touched just after the
+     * start may carry a time just before it. PBS compares whole seconds, which has the same
+     * effect in most cases.
+     */
+    static final Duration CLOCK_SLACK = Duration.ofSeconds(1);
 
     private final Datastore ds;
     private final Tuning tuning;
@@ -78,7 +102,8 @@ public final class GarbageCollector {
     /**
      * Runs the garbage collection.
      *
-     * @throws org.jpbs.datastore.lock.LockedException if another process or GC holds the datastore lock
+     * @throws org.jpbs.datastore.lock.LockedException if another GC runs, a PBS GC holds {@code .lock}, or a
+     *                                                 process that is not a registered writer holds it
      * @throws IOException                             {@code "cannot continue garbage-collection safely,
      *                                                 permission denied on <path>"} (nothing removed), the
      *                                                 atime safety check failed (nothing removed), an index
@@ -86,16 +111,16 @@ public final class GarbageCollector {
      */
     public GcResult run() throws IOException {
         Path root = ds.root();
-        try (DatastoreLock lock = DatastoreLock.forGc(root);
+        try (WriterRegistry.GcLock gcLock = WriterRegistry.lockGc(root);
+             DatastoreLock lock = DatastoreLock.shared(root);
              WriterReferences.Epoch epoch = WriterReferences.openEpoch(root)) {
             Instant start = Instant.now();
             String store = root.getFileName() == null ? "" : root.getFileName().toString();
             Upid upid = taskUpid != null ? taskUpid : TaskIds.next("garbage_collection", store, authId, start.getEpochSecond());
-            Instant oldestWriter = DatastoreLock.oldestSharedSince(root).orElse(start);
-            if (oldestWriter.isAfter(start)) {
-                oldestWriter = start;
-            }
-            Instant minAtime = minAtime(start, tuning.gcAtimeCutoff(), oldestWriter);
+            List<WriterRegistry.Entry> writers = WriterRegistry.scan(root);
+            refuseUnregisteredHolders(root, writers);
+            Instant oldestWriter = oldest(root, start, writers);
+            Instant minAtime = minAtime(start.minus(CLOCK_SLACK), tuning.gcAtimeCutoff(), oldestWriter);
             listener.info("starting garbage collection on datastore " + root + (dryRun ? " (dry run)" : ""));
             listener.info("task " + upid);
             listener.info("cutoff: chunks with atime before " + minAtime + " are removed"
@@ -129,7 +154,22 @@ public final class GarbageCollector {
             long markNanos = System.nanoTime() - t;
             listener.phaseFinished(GcListener.Phase.MARK);
 
+            // writers that registered since the start (their start time may be older than it, if
+            // they registered while the registry was read) lower the cutoff; never raise it
+            List<WriterRegistry.Entry> again = WriterRegistry.scan(root);
+            Instant oldestAgain = oldest(root, start, again);
+            if (oldestAgain.isBefore(oldestWriter)) {
+                oldestWriter = oldestAgain;
+                Instant lowered = minAtime(start.minus(CLOCK_SLACK), tuning.gcAtimeCutoff(), oldestWriter);
+                if (lowered.isBefore(minAtime)) {
+                    minAtime = lowered;
+                    listener.info("cutoff lowered to " + minAtime + ": a backup that started " + oldestWriter
+                            + " registered during phase 1");
+                }
+            }
+
             long removedTempDirs = removeStaleTempDirs(mark, minAtime);
+            long removedGroups = removeEmptyGroups(mark, minAtime);
 
             listener.phaseStarted(GcListener.Phase.SWEEP);
             listener.info("Start GC phase2 (sweep unused chunks)");
@@ -151,8 +191,76 @@ public final class GarbageCollector {
             }
             return new GcResult(status, dryRun, start, minAtime, oldestWriter, mark.indexEntries(), mark.cacheHits(),
                     mark.cacheMisses(), mark.touches(), mark.missing(), mark.strange(), removedTempDirs,
-                    sweep.removedTempFiles(), sweep.entries(), prefetched, checkNanos, markNanos, sweepNanos);
+                    sweep.removedTempFiles(), sweep.entries(), prefetched, checkNanos, markNanos, sweepNanos,
+                    removedGroups);
         }
+    }
+
+    /**
+     * The oldest of {@code start} and the registered writers (of every process, this JVM's
+     * included: {@code SnapshotWriter} registers before it takes {@code .lock}).
+     */
+    private static Instant oldest(Path root, Instant start, List<WriterRegistry.Entry> writers) {
+        Optional<Instant> reg = WriterRegistry.oldest(writers);
+        return reg.isPresent() && reg.get().isBefore(start) ? reg.get() : start;
+    }
+
+    /**
+     * Refuses to run while a process that is not a registered jpbs writer (a PBS backup, whose
+     * start time GC cannot know) holds the datastore's {@code .lock}; where {@code /proc/locks}
+     * cannot be read this check is skipped (see docs/gc.md).
+     */
+    private static void refuseUnregisteredHolders(Path root, List<WriterRegistry.Entry> writers) throws IOException {
+        Optional<List<Long>> holders = LockHolders.holders(root.resolve(DatastoreLock.LOCK_FILE));
+        if (holders.isEmpty()) {
+            return;
+        }
+        Set<Long> known = new HashSet<>();
+        known.add(ProcessHandle.current().pid());
+        for (WriterRegistry.Entry e : writers) {
+            known.add(e.pid());
+        }
+        for (long pid : holders.get()) {
+            if (!known.contains(pid)) {
+                // a jpbs writer of another process registers before it takes .lock and unregisters
+                // after releasing it, but a killed one may still hold .lock for a moment after its
+                // registration lock is gone (the kernel releases them one by one); so look again
+                // for up to a second before calling it a writer that GC cannot see (PBS)
+                for (int attempt = 0; ; attempt++) {
+                    List<Long> now = LockHolders.holders(root.resolve(DatastoreLock.LOCK_FILE)).orElse(List.of());
+                    Set<Long> reg = new HashSet<>(known);
+                    for (WriterRegistry.Entry e : WriterRegistry.scan(root)) {
+                        reg.add(e.pid());
+                    }
+                    if (!now.contains(pid) || reg.contains(pid)) {
+                        break;
+                    }
+                    if (attempt >= 20) {
+                        throw new LockedException("datastore " + root.toRealPath(), "process " + pid
+                                + ", which is not a registered jpbs backup (a PBS backup running?)");
+                    }
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.io.InterruptedIOException("garbage collection interrupted");
+                    }
+                }
+            }
+        }
+    }
+
+    /** Removes the groups left without any snapshot by a killed first backup (older than the cutoff, unlocked). */
+    private long removeEmptyGroups(MarkPhase.Result mark, Instant minAtime) throws IOException {
+        long removed = 0;
+        for (BackupGroupRef g : mark.emptyGroups()) {
+            if (dryRun ? ds.isAbandonedGroup(g) : ds.removeAbandonedGroup(g, minAtime)) {
+                removed++;
+                listener.info((dryRun ? "would remove" : "removed") + " empty backup group " + g
+                        + " (no snapshot; left by a killed first backup)");
+            }
+        }
+        return removed;
     }
 
     /**
@@ -161,7 +269,19 @@ public final class GarbageCollector {
      */
     static Instant minAtime(Instant start, Duration cutoff, Instant oldestWriter) {
         Instant min = start.minus(cutoff);
-        return oldestWriter.isBefore(min) ? oldestWriter.minus(WRITER_MARGIN) : min;
+        return oldestWriter.isBefore(min) ? oldestWriter.minus(writerMargin()) : min;
+    }
+
+    private static Duration writerMargin() {
+        String v = System.getProperty(WRITER_MARGIN_PROPERTY);
+        if (v == null) {
+            return WRITER_MARGIN;
+        }
+        try {
+            return Duration.ofSeconds(Math.max(1, Long.parseLong(v.trim())));
+        } catch (NumberFormatException e) {
+            return WRITER_MARGIN;
+        }
     }
 
     /** Removes {@code .tmp-*} snapshot directories older than the cutoff that no backup writer or removal (any process) holds. */

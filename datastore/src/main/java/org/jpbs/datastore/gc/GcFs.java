@@ -64,6 +64,20 @@ public interface GcFs {
     /** Deletes a file (a vanished file is not an error). */
     void delete(Path file) throws IOException;
 
+    /** Renames a file ({@code rename(2)}: atomic, replaces an existing target). */
+    default void rename(Path from, Path to) throws IOException {
+        java.nio.file.Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Makes {@code link} a hard link to {@code existing} ({@code link(2)}).
+     *
+     * @throws java.nio.file.FileAlreadyExistsException if {@code link} exists
+     */
+    default void link(Path existing, Path link) throws IOException {
+        java.nio.file.Files.createLink(link, existing);
+    }
+
     /** Deletes a directory tree (a vanished tree is not an error). */
     void deleteTree(Path dir) throws IOException;
 

@@ -10,7 +10,7 @@ import java.time.Instant;
  * @param dryRun            true if nothing was removed ("removed" counters are "would remove")
  * @param start             GC start
  * @param minAtime          the cutoff: chunks with an older atime were removed
- * @param oldestWriter      start of the oldest backup writer of this JVM, or {@code start}
+ * @param oldestWriter      start of the oldest registered backup writer (any process), or {@code start}
  * @param indexEntries      digests read from index files (references, with repeats)
  * @param cacheHits         digests skipped because the cache had them
  * @param cacheMisses       digests not in the cache (touched)
@@ -24,9 +24,11 @@ import java.time.Instant;
  * @param checkNanos        duration of the atime safety check
  * @param markNanos         duration of phase 1
  * @param sweepNanos        duration of phase 2
+ * @param removedEmptyGroups groups without any snapshot (left by killed first backups) removed
  */
 public record GcResult(GcStatus status, boolean dryRun, Instant start, Instant minAtime, Instant oldestWriter,
                        long indexEntries, long cacheHits, long cacheMisses, long touches, long missingChunks,
                        long strangeIndexFiles, long removedTempDirs, long removedTempFiles, long sweptEntries,
-                       long prefetchedFiles, long checkNanos, long markNanos, long sweepNanos) {
+                       long prefetchedFiles, long checkNanos, long markNanos, long sweepNanos,
+                       long removedEmptyGroups) {
 }

@@ -38,7 +38,7 @@ final class MarkPhase {
 
     /** Counters of one mark phase. */
     record Result(long indexFiles, long indexDataBytes, long indexEntries, long cacheHits, long cacheMisses,
-                  long touches, long missing, long strange, List<Path> tempDirs) {}
+                  long touches, long missing, long strange, List<Path> tempDirs, List<BackupGroupRef> emptyGroups) {}
 
     private final GcFs fs;
     private final Path root;
@@ -48,6 +48,7 @@ final class MarkPhase {
     private final DigestCache cache;
     private final Set<Path> counted = new HashSet<>();
     private final List<Path> tempDirs = new ArrayList<>();
+    private final List<BackupGroupRef> emptyGroups = new ArrayList<>();
     private Set<Path> walked;
     private TouchPool pool;
     private long indexDataBytes;
@@ -108,7 +109,7 @@ final class MarkPhase {
             throw e;
         }
         return new Result(counted.size(), indexDataBytes, entries, cache.hits(), cache.misses(), pool.calls(),
-                pool.missing(), strange, List.copyOf(tempDirs));
+                pool.missing(), strange, List.copyOf(tempDirs), List.copyOf(emptyGroups));
     }
 
     private void markGroup(BackupGroupRef g, long total) throws IOException {
@@ -117,6 +118,9 @@ final class MarkPhase {
             listener.groupListed(g, attempt);
             if (markSnapshots(listing.snapshotsNewestFirst(), total)) {
                 tempDirs.addAll(listing.tempDirs());
+                if (listing.snapshotsNewestFirst().isEmpty()) {
+                    emptyGroups.add(g); // left by a killed first backup? checked under its lock later
+                }
                 return;
             }
             if (attempt >= MAX_GROUP_RESTARTS) {

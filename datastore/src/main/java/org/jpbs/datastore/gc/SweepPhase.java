@@ -30,6 +30,8 @@ import org.jpbs.datastore.os.FileStat;
  */
 final class SweepPhase {
     private static final int RUN = 64;
+    /** Suffix of a chunk being removed ({@link #removeChunk}). */
+    static final String REMOVING = ".gc-removing";
 
     /** Counters of one sweep. */
     record Result(long diskBytes, long diskChunks, long removedBytes, long removedChunks, long pendingBytes,
@@ -135,6 +137,9 @@ final class SweepPhase {
                     sweepChunk(d, dir, name, digest, name.length() > 64);
                 } else if (name.contains(".tmp_")) {
                     sweepTemp(d, dir, name);
+                } else if (name.length() == 64 + REMOVING.length() && name.endsWith(REMOVING)
+                        && Digest.isHex(name.substring(0, 64))) {
+                    sweepRemoving(d, dir, name);
                 }
             }
         } catch (NoSuchFileException e) {
@@ -163,6 +168,7 @@ final class SweepPhase {
         if (!st.regular()) {
             return;
         }
+        classify:
         if (st.atimeBefore(minAtime)) {
             ReentrantLock lock = store.lockFor(digest);
             lock.lock();
@@ -174,14 +180,19 @@ final class SweepPhase {
                 }
                 if (st.atimeBefore(minAtime)) {
                     if (!dryRun) {
-                        try {
-                            fs.delete(dir.resolve(name));
-                        } catch (IOException e) {
-                            if (bad) {
+                        FileStat after = bad ? null : removeChunk(dir, name);
+                        if (after != null) {
+                            st = after; // a writer of another process touched it at the last moment: kept
+                            break classify;
+                        }
+                        if (bad) {
+                            try {
+                                fs.delete(dir.resolve(name));
+                            } catch (IOException e) {
                                 stillBad.increment();
+                                throw new IOException("garbage collection could not remove " + dir.resolve(name)
+                                        + ": " + e.getMessage(), e);
                             }
-                            throw new IOException("garbage collection could not remove " + dir.resolve(name) + ": "
-                                    + e.getMessage(), e);
                         }
                     }
                     if (bad) {
@@ -209,6 +220,73 @@ final class SweepPhase {
             }
             diskBytes.add(st.size());
         }
+    }
+
+    /**
+     * Removes a chunk so that a writer of another process touching it at the same moment cannot
+     * lose it (writers of this JVM are excluded by the chunk's lock): renames it to
+     * {@code <digest>.gc-removing}, stats it again and, if its atime is now recent, links it back
+     * (unless a new copy appeared) instead of deleting it. A writer's
+     * {@code FileTimes.touchAtimeInPlace} either touched the file before the rename (seen here)
+     * or finds it gone. A leftover of a killed GC is handled by {@link #sweepRemoving}.
+     *
+     * @return null if removed, else the file's new status (kept)
+     */
+    private FileStat removeChunk(Path dir, String name) throws IOException {
+        Path file = dir.resolve(name);
+        Path removing = dir.resolve(name + REMOVING);
+        try {
+            fs.rename(file, removing);
+        } catch (NoSuchFileException e) {
+            return null; // gone meanwhile
+        } catch (IOException e) {
+            throw new IOException("garbage collection could not remove " + file + ": " + e.getMessage(), e);
+        }
+        FileStat again = fs.stat(removing);
+        if (!again.atimeBefore(minAtime)) {
+            putBack(removing, file);
+            return again;
+        }
+        try {
+            fs.delete(removing);
+        } catch (IOException e) {
+            throw new IOException("garbage collection could not remove " + removing + ": " + e.getMessage(), e);
+        }
+        return null;
+    }
+
+    private void putBack(Path removing, Path file) throws IOException {
+        try {
+            fs.link(removing, file);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            // a new copy was inserted meanwhile: it wins
+        } catch (IOException | UnsupportedOperationException e) {
+            fs.rename(removing, file); // no hard links here: rename back (same digest, same content)
+            return;
+        }
+        fs.delete(removing);
+    }
+
+    /** A {@code <digest>.gc-removing} left by a killed GC: put back if recently touched and no copy exists, else removed. */
+    private void sweepRemoving(GcFs.Dir d, Path dir, String name) throws IOException {
+        FileStat st;
+        try {
+            st = d.stat(name);
+        } catch (NoSuchFileException e) {
+            return;
+        }
+        if (!st.regular()) {
+            return;
+        }
+        Path file = dir.resolve(name.substring(0, 64));
+        if (!dryRun) {
+            if (st.atimeBefore(minAtime)) {
+                fs.delete(dir.resolve(name));
+            } else {
+                putBack(dir.resolve(name), file);
+            }
+        }
+        listener.info((dryRun ? "would handle" : "handled") + " leftover " + dir.resolve(name) + " of a killed garbage collection");
     }
 
     private void sweepTemp(GcFs.Dir d, Path dir, String name) throws IOException {

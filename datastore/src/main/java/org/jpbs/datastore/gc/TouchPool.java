@@ -186,13 +186,34 @@ final class TouchPool {
             claimed.sort(null); // by name: chunk directory by chunk directory
         }
         for (Digest d : claimed) {
-            if (!m.touch(d)) {
+            if (!m.touch(d) && !(recoverRemoving(d) && m.touch(d))) {
                 missing.incrementAndGet();
                 listener.warning("unable to access non-existent chunk " + d.hex() + ", required by " + from);
                 for (int n = 0; n <= 9; n++) {
                     m.touchBad(d, n);
                 }
             }
+        }
+    }
+
+    /**
+     * A referenced chunk is missing: if a killed GC left it renamed to
+     * {@code <digest>.gc-removing} (see {@code SweepPhase}), put it back. True if put back.
+     */
+    private boolean recoverRemoving(Digest d) {
+        Path file = chunksDir.resolve(d.prefix()).resolve(d.hex());
+        Path removing = chunksDir.resolve(d.prefix()).resolve(d.hex() + SweepPhase.REMOVING);
+        try {
+            try {
+                fs.link(removing, file);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // a copy exists again
+            }
+            fs.delete(removing);
+            listener.info("put back chunk " + d.hex() + " left half-removed by a killed garbage collection");
+            return true;
+        } catch (IOException e) {
+            return false; // no such leftover (the usual case), or it cannot be restored: reported as missing
         }
     }
 

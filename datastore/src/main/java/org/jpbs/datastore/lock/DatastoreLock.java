@@ -18,8 +18,9 @@ import org.jpbs.datastore.os.PosixLockFile;
  * The datastore process lock: a POSIX record lock ({@code fcntl}, whole file) on
  * {@code <root>/.lock}, as PBS's ProcessLocker takes it (spec {@code pbs-formats.md} §6
  * "{@code .lock}", {@code pbs-datastore-ops.md} §1.1). Backup writers hold it <b>shared</b>
- * for their whole run, garbage collection holds it <b>exclusive</b>; so a jpbs process and a
- * PBS process never garbage-collect a datastore the other is writing to. On Linux
+ * for their whole run, and so does jpbs garbage collection (which learns the writers of other
+ * processes from the {@link WriterRegistry}); a PBS GC takes it <b>exclusive</b>, so it never runs
+ * while jpbs writes or collects, and the reverse. On Linux
  * {@link FileChannel#tryLock(long, long, boolean)} is exactly {@code F_SETLK} with
  * {@code F_RDLCK}/{@code F_WRLCK}.
  *
@@ -30,7 +31,8 @@ import org.jpbs.datastore.os.PosixLockFile;
  * and exclusive exclude each other (stricter than PBS, where GC and writers of one process
  * coexist): an exclusive request while shared holders exist fails, and vice versa.
  *
- * <p>Garbage collection uses {@link #forGc}: exclusive against other processes but, as in PBS,
+ * <p>{@link #forGc} (no longer used by {@code GarbageCollector}, which takes the shared lock)
+ * is PBS's GC lock: exclusive against other processes but, as in PBS,
  * coexisting with the shared holders of this JVM (their start times give GC its cutoff,
  * {@link #oldestSharedSince}). With native access the process's read lock is converted in
  * place to a write lock ({@link PosixLockFile}) and back when GC ends; without it, GC refuses

@@ -47,6 +47,66 @@ public final class FileTimes {
     }
 
     /**
+     * {@link #touchAtime} for a chunk that a garbage collection of <em>another process</em> may
+     * be removing at the same moment: opens the file, sets the atime through the descriptor
+     * ({@code futimens}), then checks that the touched inode is still the one at {@code path}.
+     * GC removes a chunk by renaming it away first and checking its atime again (see
+     * {@code SweepPhase}), so if this returns, either the touched file is still in place and the
+     * GC sees the new atime after its rename (and puts the file back), or it is reported gone
+     * here. Follows symlinks (as {@link #touchAtime}).
+     *
+     * @throws java.nio.file.NoSuchFileException if the file does not exist, or was removed or
+     *                                           replaced while it was touched (the caller must
+     *                                           treat the chunk as absent)
+     * @throws IOException                       on any other failure
+     */
+    public static void touchAtimeInPlace(Path path) throws IOException {
+        if (!Native.AVAILABLE || Native.FUTIMENS == null) {
+            touchAtime(path);
+            return;
+        }
+        int fd = Native.open(path, Native.O_RDONLY_CLOEXEC);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = Native.captureSegment(arena);
+            MemorySegment times = arena.allocate(ValueLayout.JAVA_LONG, 4);
+            times.setAtIndex(ValueLayout.JAVA_LONG, 0, 0);
+            times.setAtIndex(ValueLayout.JAVA_LONG, 1, Native.UTIME_NOW);
+            times.setAtIndex(ValueLayout.JAVA_LONG, 2, 0);
+            times.setAtIndex(ValueLayout.JAVA_LONG, 3, Native.UTIME_OMIT);
+            int rc = (int) Native.FUTIMENS.invokeExact(capture, fd, times);
+            if (rc != 0) {
+                throw Native.error("futimens", path, Native.errno(capture));
+            }
+            MemorySegment buf = arena.allocate(Native.STATX_SIZE_BYTES, 8);
+            MemorySegment empty = arena.allocateFrom("");
+            rc = (int) Native.STATX.invokeExact(capture, fd, empty, Native.AT_EMPTY_PATH, Native.STATX_INO, buf);
+            if (rc != 0) {
+                throw Native.error("statx", path, Native.errno(capture));
+            }
+            long touched = buf.get(ValueLayout.JAVA_LONG, 32);
+            MemorySegment cpath = arena.allocateFrom(path.toAbsolutePath().toString());
+            rc = (int) Native.STATX.invokeExact(capture, Native.AT_FDCWD, cpath, 0, Native.STATX_INO, buf);
+            if (rc != 0) {
+                throw Native.error("statx", path, Native.errno(capture));
+            }
+            if (buf.get(ValueLayout.JAVA_LONG, 32) != touched) {
+                throw new java.nio.file.NoSuchFileException(path.toString(), null,
+                        "replaced or removed while its atime was updated");
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IOException(path + ": touch failed: " + t, t);
+        } finally {
+            try {
+                int ignored = (int) Native.CLOSE.invokeExact(fd);
+            } catch (Throwable t) {
+                // closing a read-only descriptor cannot lose data
+            }
+        }
+    }
+
+    /**
      * Sets the access time of {@code path} to {@code atime} (nanosecond precision where the
      * file system has it) and leaves its modification time unchanged. Used by tests and by
      * tools that need to age chunks.

@@ -40,6 +40,8 @@ final class Native {
     private static final int O_DIRECTORY_X86 = 0x10000;
     /** {@code AT_SYMLINK_NOFOLLOW}. */
     static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    /** {@code AT_EMPTY_PATH}: operate on the descriptor itself (statx with an empty path). */
+    static final int AT_EMPTY_PATH = 0x1000;
     /** {@code F_SETLK} (generic value, also x86_64 and aarch64). */
     static final int F_SETLK = 6;
     /** {@code F_GETLK}. */
@@ -66,6 +68,7 @@ final class Native {
 
     static final boolean AVAILABLE;
     static final MethodHandle UTIMENSAT; // int utimensat(int dirfd, const char *path, const struct timespec times[2], int flags)
+    static final MethodHandle FUTIMENS;  // int futimens(int fd, const struct timespec times[2])
     static final MethodHandle OPEN;      // int open(const char *path, int flags, ...)
     static final MethodHandle SYNCFS;    // int syncfs(int fd)
     static final MethodHandle CLOSE;     // int close(int fd)
@@ -85,6 +88,7 @@ final class Native {
         boolean ok = false;
         MethodHandle ut = null, op = null, sf = null, cl = null, se = null;
         MethodHandle fl = null;
+        MethodHandle fu = null;
         MethodHandle fc = null, od = null, rd = null, cd = null, df = null, sx = null, el = null;
         StructLayout cap = null;
         VarHandle errno = null;
@@ -97,6 +101,8 @@ final class Native {
             ut = linker.downcallHandle(libc.find("utimensat").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                             ValueLayout.ADDRESS, ValueLayout.JAVA_INT), ce);
+            fu = linker.downcallHandle(libc.find("futimens").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS), ce);
             op = linker.downcallHandle(libc.find("open").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
                             ValueLayout.JAVA_INT), ce, Linker.Option.firstVariadicArg(2));
@@ -131,6 +137,7 @@ final class Native {
         }
         AVAILABLE = ok;
         UTIMENSAT = ut;
+        FUTIMENS = fu;
         OPEN = op;
         SYNCFS = sf;
         CLOSE = cl;

@@ -245,6 +245,49 @@ public final class Datastore {
     }
 
     /**
+     * True if the group directory exists but holds no snapshot (finished or not) and nobody holds
+     * its lock: what a first backup of a new group leaves when it is killed (only the
+     * {@code owner} file, maybe a stale {@code .tmp-*} directory). Such a group is invisible and,
+     * without this, nobody but its recorded owner could ever back up into its id; the next
+     * backup of the id (by anyone) takes it over, GC removes it.
+     */
+    public boolean isAbandonedGroup(BackupGroupRef group) throws IOException {
+        Path dir = groupDir(group);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) || !snapshotRefs(group).isEmpty()) {
+            return false;
+        }
+        return !org.jpbs.datastore.lock.DirLock.isExclusivelyLocked(dir);
+    }
+
+    /**
+     * Removes an abandoned group ({@link #isAbandonedGroup}) under its exclusive lock, if it
+     * holds nothing but {@code owner} and {@code notes} and its owner file (without one: the
+     * directory) was not modified since {@code olderThan} (a backup that is just creating it is
+     * never hit).
+     *
+     * @return true if removed
+     */
+    public boolean removeAbandonedGroup(BackupGroupRef group, Instant olderThan) throws IOException {
+        Path dir = groupDir(group);
+        try (var lock = org.jpbs.datastore.lock.DirLock.exclusive(dir, "backup group " + group.relativePath(),
+                "empty group removal")) {
+            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) || !snapshotRefs(group).isEmpty()) {
+                return false;
+            }
+            // a writer creates the directory, locks it, then writes owner: judge by owner, else the directory
+            Path owner = dir.resolve(DatastoreLayout.OWNER);
+            Path judged = Files.exists(owner, LinkOption.NOFOLLOW_LINKS) ? owner : dir;
+            if (!Files.getLastModifiedTime(judged, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(olderThan)) {
+                return false;
+            }
+            GroupDirs.removeIfOnly(dir, java.util.Set.of(DatastoreLayout.OWNER, DatastoreLayout.NOTES), false);
+            return !Files.exists(dir, LinkOption.NOFOLLOW_LINKS);
+        } catch (org.jpbs.datastore.lock.LockedException | NoSuchFileException e) {
+            return false; // a backup is starting in it, or it is gone
+        }
+    }
+
+    /**
      * Opens a finished snapshot for reading (reads and parses its manifest).
      *
      * @throws NoSuchFileException if the snapshot does not exist

@@ -33,12 +33,16 @@ import org.jpbs.datastore.os.FsSync;
 /**
  * Writes one new snapshot so that it becomes visible only complete (spec
  * {@code pbs-formats.md} §7, §8). Created by {@link Datastore#beginSnapshot}, which:
- * takes the shared datastore lock ({@link DatastoreLock}, held until commit or abort); requires the
+ * registers the writer with its start time in the
+ * {@link org.jpbs.datastore.lock.WriterRegistry} (so a garbage collection of any process honours
+ * it; removed last, when the writer ends); takes the shared datastore lock ({@link DatastoreLock}, held until commit or abort); requires the
  * namespace to exist ({@code "namespace not found"}); creates the group directory and takes the
  * exclusive group lock ({@link DirLock}: {@code flock} on the group directory, excluding every
  * other writer of the group in this JVM, other jpbs processes and PBS; {@code "backup group
  * <group> is locked by another operation (...)"}); removes the group's leftover {@code .tmp-*}
- * directories of killed writers (safe: nobody else can write in the group now); creates its
+ * directories of killed writers (safe: nobody else can write in the group now); takes over a
+ * group that holds no snapshot at all (left by a killed first backup: its owner is replaced,
+ * and an abort removes the group again); creates its
  * {@code owner} file ({@code "<authid>\n"}, O_EXCL) if the group is new, else requires the
  * same owner ({@code "backup owner check failed (<requested> != <owner>)"}); requires the time
  * to be newer than the last finished snapshot ({@code "backup timestamp is older than last
@@ -67,6 +71,7 @@ public final class SnapshotWriter implements AutoCloseable {
     private final List<Collection<Digest>> referenced = new ArrayList<>(); // guarded by this
     private boolean registered;
     private DatastoreLock dsLock;
+    private org.jpbs.datastore.lock.WriterRegistry.Registration registration;
     private DirLock groupLock;
     private DirLock baseLock;
     private Path tmpDir;
@@ -102,8 +107,10 @@ public final class SnapshotWriter implements AutoCloseable {
     }
 
     private void setup() throws IOException {
-        dsLock = DatastoreLock.shared(ds.root());
         String group = ref.group().relativePath();
+        // first: a GC of any process bounds its cutoff by this start time from now on
+        registration = org.jpbs.datastore.lock.WriterRegistry.register(ds.root(), "backup " + group);
+        dsLock = DatastoreLock.shared(ds.root()); // refused only while a PBS garbage collection runs
         if (!ds.namespaceExists(ref.group().ns())) {
             throw new IOException("namespace not found");
         }
@@ -112,7 +119,7 @@ public final class SnapshotWriter implements AutoCloseable {
             createdGroup |= created.group();
             createdTypeDir |= created.typeDir();
             try {
-                groupLock = DirLock.exclusive(groupDir, "backup group " + group, "backup");
+                groupLock = lockGroup(group);
             } catch (java.nio.file.NoSuchFileException e) {
                 if (attempt >= 3) {
                     throw e;
@@ -131,6 +138,16 @@ public final class SnapshotWriter implements AutoCloseable {
         }
         GroupDirs.removeTempDirsLocked(groupDir, DirLock.crossProcess() ? null
                 : java.time.Instant.now().minus(Datastore.STALE_TEMP_AGE));
+        if (!createdGroup && ds.snapshotRefs(ref.group()).isEmpty()) {
+            // no snapshot and (we hold the lock) no live writer: left by a killed first backup;
+            // take it over, and remove it again if this backup is aborted too
+            String left = GroupDirs.readOwner(groupDir);
+            if (left != null && !left.equals(owner)) {
+                AtomicFiles.replaceFile(groupDir.resolve(DatastoreLayout.OWNER),
+                        (owner + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8), false);
+            }
+            createdGroup = true;
+        }
         String current = createdGroup ? null : GroupDirs.readOwner(groupDir);
         try {
             if (current == null && !GroupDirs.writeOwner(groupDir, owner)) {
@@ -159,6 +176,28 @@ public final class SnapshotWriter implements AutoCloseable {
         tmpDir = t;
         WriterReferences.opened(ds.root(), this);
         registered = true;
+    }
+
+    /**
+     * The exclusive group lock. A short-lived holder (a garbage collection removing an abandoned
+     * group, a prune removing an emptied one) is waited for briefly; a backup holds it for long.
+     */
+    private DirLock lockGroup(String group) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return DirLock.exclusive(groupDir, "backup group " + group, "backup");
+            } catch (org.jpbs.datastore.lock.LockedException e) {
+                if (attempt >= 9) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     /**
@@ -422,10 +461,18 @@ public final class SnapshotWriter implements AutoCloseable {
             groupLock = null;
             l.close();
         }
-        if (dsLock != null) {
-            DatastoreLock l = dsLock;
-            dsLock = null;
-            l.close();
+        try {
+            if (dsLock != null) {
+                DatastoreLock l = dsLock;
+                dsLock = null;
+                l.close();
+            }
+        } finally {
+            if (registration != null) {
+                var r = registration;
+                registration = null;
+                r.close(); // last: every chunk of this writer is referenced by a visible snapshot or abandoned
+            }
         }
     }
 

@@ -16,7 +16,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.jpbs.core.digest.Digest;
-import org.jpbs.datastore.lock.DatastoreLock;
 import org.jpbs.datastore.lock.DirLock;
 import org.jpbs.datastore.os.FileTimes;
 import org.jpbs.datastore.tuning.ChunkOrder;
@@ -228,7 +227,7 @@ class GarbageCollectorTest {
 
     @Test
     void refusedWhileAnotherGcRunsInThisJvm() throws IOException {
-        try (DatastoreLock l = DatastoreLock.forGc(fx.root)) {
+        try (var l = org.jpbs.datastore.lock.WriterRegistry.lockGc(fx.root)) {
             var e = assertThrows(org.jpbs.datastore.lock.LockedException.class, fx::gc);
             assertTrue(e.getMessage().contains("garbage collection in this process"), e.getMessage());
         }

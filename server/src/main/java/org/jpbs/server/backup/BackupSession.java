@@ -207,6 +207,9 @@ public final class BackupSession implements Http2Service {
     }
 
     private static String currentOwner(Datastore ds, BackupSnapshotRef ref) throws IOException {
+        if (ds.isAbandonedGroup(ref.group())) {
+            return null; // left without any snapshot by a killed first backup: anyone may take it over
+        }
         try {
             return ds.owner(ref.group());
         } catch (java.nio.file.NoSuchFileException e) {

@@ -1,0 +1,90 @@
+package org.jpbs.datastore.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The writer registry within one JVM, and the {@code /proc/locks} parser. */
+class WriterRegistryTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void registrationsAreListedOldestFirstAndGoneWhenClosed() throws IOException {
+        assertEquals(List.of(), WriterRegistry.scan(root), "no registry yet: no writers");
+        try (WriterRegistry.Registration a = WriterRegistry.register(root, "backup vm/1");
+             WriterRegistry.Registration b = WriterRegistry.register(root, "backup vm/2")) {
+            List<WriterRegistry.Entry> live = WriterRegistry.scan(root);
+            assertEquals(List.of(a.start(), b.start()), live.stream().map(WriterRegistry.Entry::start).toList());
+            assertEquals(ProcessHandle.current().pid(), live.get(0).pid());
+            assertEquals("backup vm/1", live.get(0).what());
+            assertEquals(Optional.of(a.start()), WriterRegistry.oldest(live));
+            assertTrue(Files.isRegularFile(a.file()));
+            String text = Files.readString(a.file());
+            assertTrue(text.startsWith("start=" + a.start() + "\npid="), text);
+            b.close();
+            assertEquals(List.of(a.start()), WriterRegistry.scan(root).stream().map(WriterRegistry.Entry::start).toList());
+            assertTrue(Files.isRegularFile(a.file()), "scanning never drops a registration of this JVM");
+        }
+        assertEquals(List.of(), WriterRegistry.scan(root));
+    }
+
+    @Test
+    void unlockedFilesAreLeftoversOfKilledWritersAndRemoved() throws IOException {
+        Path dir = Files.createDirectories(root.resolve(WriterRegistry.DIR));
+        Path dead = Files.writeString(dir.resolve("0123abcd" + WriterRegistry.SUFFIX), "start=2020-01-01T00:00:00Z\npid=1\n");
+        Path deadTmp = Files.writeString(dir.resolve(".tmp-4567"), "start=");
+        Path other = Files.writeString(dir.resolve("README"), "not ours");
+        assertEquals(List.of(), WriterRegistry.scan(root));
+        assertFalse(Files.exists(dead));
+        assertFalse(Files.exists(deadTmp));
+        assertTrue(Files.exists(other), "names not of the registry are left alone");
+    }
+
+    @Test
+    void unparsableStartCountsAsTheOldestPossible() {
+        WriterRegistry.Entry e = WriterRegistry.parse(Path.of("x.writer"), "garbage\npid=12\n");
+        assertEquals(Instant.EPOCH, e.start());
+        assertEquals(12, e.pid());
+        assertEquals(Instant.EPOCH, WriterRegistry.parse(Path.of("x.writer"), "start=yesterday\n").start());
+        assertEquals(Instant.parse("2026-01-02T03:04:05.123Z"),
+                WriterRegistry.parse(Path.of("x.writer"), "start=2026-01-02T03:04:05.123Z\npid=1\nwhat=backup\n").start());
+    }
+
+    @Test
+    void oneGarbageCollectionAtATimeInThisJvm() throws IOException {
+        try (WriterRegistry.GcLock gc = WriterRegistry.lockGc(root)) {
+            LockedException e = assertThrows(LockedException.class, () -> WriterRegistry.lockGc(root));
+            assertTrue(e.getMessage().endsWith("is locked by garbage collection in this process"), e.getMessage());
+        }
+        WriterRegistry.lockGc(root).close();
+    }
+
+    @Test
+    void procLocksLinesOfTheFileAreFound() throws IOException {
+        Path f = Files.writeString(root.resolve(".lock"), "");
+        long ino = ((Number) Files.getAttribute(f, "unix:ino")).longValue();
+        long dev = ((Number) Files.getAttribute(f, "unix:dev")).longValue();
+        long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & 0xfffff000L);
+        long minor = (dev & 0xff) | ((dev >>> 12) & 0xffffff00L);
+        String id = String.format("%02x:%02x:%d", major, minor, ino);
+        Path locks = Files.writeString(root.resolve("locks"), String.join("\n",
+                "1: POSIX  ADVISORY  READ 4711 " + id + " 0 EOF",
+                "1: -> POSIX  ADVISORY  WRITE 4712 " + id + " 0 EOF",
+                "2: FLOCK  ADVISORY  WRITE 4713 " + id + " 0 EOF",
+                "3: POSIX  ADVISORY  READ 4714 " + String.format("%02x:%02x:%d", major, minor, ino + 1) + " 0 EOF",
+                "4: POSIX  ADVISORY  READ 4715 " + id + " 0 EOF") + "\n");
+        assertEquals(Optional.of(List.of(4711L, 4715L)), LockHolders.holders(f, locks));
+        assertEquals(Optional.empty(), LockHolders.holders(f, root.resolve("no-such-file")));
+    }
+}
