@@ -13,7 +13,7 @@ import org.jpbs.cli.commands.DatastoreCommand;
 import org.jpbs.cli.commands.GcCommand;
 import org.jpbs.cli.commands.PruneCommand;
 import org.jpbs.cli.commands.RestoreCommand;
-import org.jpbs.cli.commands.SnapshotCommand;
+import org.jpbs.cli.manage.SnapshotCommand;
 import org.jpbs.cli.commands.VerifyCommand;
 import org.jpbs.cli.keys.KeyCommand;
 import org.jpbs.cli.vma.VmaCommand;

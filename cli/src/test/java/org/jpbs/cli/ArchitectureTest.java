@@ -41,6 +41,8 @@ class ArchitectureTest {
     static void importClasses() {
         classes = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                // test-jars of other modules (core's SharedVectors): test code, not architecture
+                .withImportOption(location -> !location.contains("-tests.jar") && !location.contains("/test-classes/"))
                 .importPackages("org.jpbs");
     }
 
