@@ -86,7 +86,7 @@ final class DatastoreJobsApi {
                 "ignore-verified", "outdated-after", "max-depth", "ns"));
         Optional<BackupType> type = p.optBackupType();
         Optional<String> id = p.optBackupId();
-        boolean time = p.opt("backup-time").isPresent();
+        boolean time = p.text("backup-time").isPresent();
         if (time) {
             p.backupTime();
         }
