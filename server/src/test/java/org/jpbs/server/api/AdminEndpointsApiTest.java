@@ -278,6 +278,27 @@ class AdminEndpointsApiTest {
         assertEquals("json", manifest("pown").unprotected().get("notes").asText());
     }
 
+    /**
+     * PBS reads a form or JSON parameter body only below 512 KiB (400 "Request body too large");
+     * jpbs took 16 MiB, so a Backup user could put megabytes of notes into every manifest and
+     * group. Notes just below the limit are stored, over it nothing changes.
+     */
+    @Test
+    void notesBodiesAreLimitedAsInPbs() throws Exception {
+        String ok = "n".repeat(500 * 1024);
+        assertNullData(http.send("PUT", DS + "/notes?" + snap("tok"), backup, "notes=" + ok));
+        assertEquals(ok, manifest("tok").unprotected().get("notes").asText());
+        String big = "b".repeat(600 * 1024);
+        assertError(400, "Request body too large", http.send("PUT", DS + "/notes?" + snap("tok"), backup, "notes=" + big));
+        assertError(400, "Request body too large", http.sendBytes("PUT", DS + "/notes", backup, "application/json",
+                ("{\"backup-type\":\"host\",\"backup-id\":\"tok\",\"backup-time\":" + T + ",\"notes\":\"" + big + "\"}")
+                        .getBytes(StandardCharsets.UTF_8)));
+        assertError(400, "Request body too large",
+                http.send("PUT", DS + "/group-notes?" + group("tok"), backup, "notes=" + big));
+        assertEquals(ok, manifest("tok").unprotected().get("notes").asText(), "refused bodies changed nothing");
+        assertNullData(http.send("PUT", DS + "/notes?" + snap("tok"), backup, "notes="));
+    }
+
     // ---- group notes ------------------------------------------------------------------------
 
     @Test
