@@ -570,6 +570,8 @@ class AdminEndpointsApiTest {
         assertError(400, "namespace 'tmp' does not exist", call("DELETE", DS + "/namespace?ns=tmp", admin));
         assertError(400, "parameter verification failed - 'ns': parameter is missing and it is not optional.",
                 call("DELETE", DS + "/namespace", admin));
-        assertError(400, "Cannot modify root namespace.", call("DELETE", DS + "/namespace?ns=", admin));
+        // PBS check_ns_modification_privs: the root is refused before any privilege check
+        assertError(400, "Cannot create/delete root namespace!", call("DELETE", DS + "/namespace?ns=", admin));
+        assertError(400, "Cannot create/delete root namespace!", call("DELETE", DS + "/namespace?ns=", backup));
     }
 }
