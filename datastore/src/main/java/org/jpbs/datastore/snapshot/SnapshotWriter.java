@@ -132,6 +132,11 @@ public final class SnapshotWriter implements AutoCloseable {
         GroupDirs.removeTempDirsLocked(groupDir, DirLock.crossProcess() ? null
                 : java.time.Instant.now().minus(Datastore.STALE_TEMP_AGE));
         String current = createdGroup ? null : GroupDirs.readOwner(groupDir);
+        if (current == null && !createdGroup && !ds.snapshotRefs(ref.group()).isEmpty()) {
+            // snapshots whose owner is unknown are nobody's to take over (PBS cannot read the
+            // owner and refuses too); only an ownerless group without snapshots is adopted
+            throw new IOException("backup group " + group + " has no owner");
+        }
         if (current == null && !GroupDirs.writeOwner(groupDir, owner)) {
             current = GroupDirs.readOwner(groupDir); // created concurrently by someone else
         }
