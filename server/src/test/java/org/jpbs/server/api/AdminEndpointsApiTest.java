@@ -434,6 +434,26 @@ class AdminEndpointsApiTest {
                 post(DS + "/change-owner", admin, changeOwner("nosuch", "bk@pbs")));
     }
 
+    /**
+     * A group whose owner file is lost: with Datastore.Modify change-owner sets a new owner
+     * without reading the old one (PBS), which is how an admin gives such a group back (jpbs
+     * answered "does not exist"); with only Datastore.Backup the owner check fails.
+     */
+    @Test
+    void changeOwnerRepairsAGroupWithoutOwner() throws Exception {
+        Datastore ds = Datastore.open(root);
+        snapshot(ds, BackupNamespace.ROOT, "lost", T, "other@pbs");
+        Files.delete(root.resolve("host/lost/owner"));
+        assertError(400, "backup group 'host/lost' does not exist",
+                post(DS + "/change-owner", backup, changeOwner("lost", "bk@pbs!t")));
+        assertFalse(Files.exists(root.resolve("host/lost/owner")));
+        assertNullData(post(DS + "/change-owner", admin, changeOwner("lost", "other@pbs")));
+        assertEquals("other@pbs\n", owner("lost"));
+        try (var walk = Files.walk(root.resolve("host/lost"))) { // the other tests list the groups
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+
     // ---- upload-backup-log ------------------------------------------------------------------
 
     @Test
