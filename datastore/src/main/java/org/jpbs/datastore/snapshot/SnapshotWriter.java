@@ -149,6 +149,11 @@ public final class SnapshotWriter implements AutoCloseable {
             createdGroup = true;
         }
         String current = createdGroup ? null : GroupDirs.readOwner(groupDir);
+        if (current == null && !createdGroup && !ds.snapshotRefs(ref.group()).isEmpty()) {
+            // snapshots whose owner is unknown are nobody's to take over (PBS cannot read the
+            // owner and refuses too); only an ownerless group without snapshots is adopted
+            throw new IOException("backup group " + group + " has no owner");
+        }
         try {
             if (current == null && !GroupDirs.writeOwner(groupDir, owner)) {
                 current = GroupDirs.readOwner(groupDir); // created concurrently by someone else

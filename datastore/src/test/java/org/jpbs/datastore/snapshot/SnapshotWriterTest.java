@@ -180,6 +180,26 @@ class SnapshotWriterTest {
         commitSimple(snap("vm/102", T)).group();
     }
 
+    /**
+     * A group whose owner file is gone but which still holds snapshots must not be adopted by
+     * the next writer (that gave any Backup user the old snapshots); PBS refuses such a backup
+     * because it cannot read the owner. A group without owner and without snapshots (a killed
+     * first backup) is still taken over.
+     */
+    @Test
+    void groupWithSnapshotsButNoOwnerIsNotAdopted() throws IOException {
+        BackupSnapshotRef ref = commitSimple(snap("vm/190", T));
+        Files.delete(ds.groupDir(ref.group()).resolve("owner"));
+        IOException e = assertThrows(IOException.class, () -> ds.beginSnapshot(snap("vm/190", T + 10), "other@pbs"));
+        assertEquals("backup group vm/190 has no owner", e.getMessage());
+        assertEquals(Set.of("2023-11-14T22:13:20Z"), names(ds.groupDir(ref.group())), "nothing written");
+
+        Path empty = ds.groupDir(snap("vm/191", T).group());
+        Files.createDirectories(empty);
+        commitSimple(snap("vm/191", T));
+        assertEquals("root@pam", ds.owner(snap("vm/191", T).group()));
+    }
+
     @Test
     void timeMustBeNewerThanLastFinished() throws IOException {
         commitSimple(snap("vm/103", T));

@@ -71,7 +71,7 @@ final class NamespaceApi {
         BackupNamespace ns = p.namespace("ns");
         boolean deleteGroups = p.bool("delete-groups", false);
         if (ns.isRoot()) {
-            throw ApiException.badRequest("Cannot modify root namespace.");
+            throw ApiException.badRequest("Cannot create/delete root namespace!");
         }
         acc.checkFull(store, ns.parent(), Access.MODIFY, 0);
         try (DatastoreHandle h = acc.lookup(store, Operation.WRITE)) {

@@ -154,8 +154,9 @@ final class SnapshotAdminApi {
         boolean full = acc.checkFull(store, group.ns(), Access.MODIFY, Access.BACKUP);
         try (DatastoreHandle h = acc.lookup(store, Operation.WRITE)) {
             Datastore ds = h.datastore();
-            String owner = owner(ds, group);
-            if (!full && !mayHandOver(Authid.parse(owner), newOwner, acc.authid())) {
+            // with Datastore.Modify the old owner is not read (PBS): a group that lost its owner
+            // file can so be given one again
+            if (!full && !mayHandOver(Authid.parse(owner(ds, group)), newOwner, acc.authid())) {
                 throw new ApiException(401, acc.authid() + " does not have permission to change owner of backup group '"
                         + group.type().text() + "/" + group.id() + "' to " + newOwner);
             }

@@ -31,6 +31,13 @@ import org.jpbs.core.digest.Digest;
  */
 public final class Params {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Size from which the form or JSON parameter body of a REST API call is refused with 400
+     * {@code "Request body too large"}, as PBS's REST server does (512 KiB; {@link
+     * RestRequest#params}); upload calls read their bodies themselves and are not limited by it.
+     */
+    public static final int MAX_PARAMETER_BODY = 512 * 1024;
+
     /** Content type of JSON bodies. */
     public static final String JSON = "application/json";
     /** Content type of form bodies (and of the real client's parameterless calls). */

@@ -278,6 +278,27 @@ class AdminEndpointsApiTest {
         assertEquals("json", manifest("pown").unprotected().get("notes").asText());
     }
 
+    /**
+     * PBS reads a form or JSON parameter body only below 512 KiB (400 "Request body too large");
+     * jpbs took 16 MiB, so a Backup user could put megabytes of notes into every manifest and
+     * group. Notes just below the limit are stored, over it nothing changes.
+     */
+    @Test
+    void notesBodiesAreLimitedAsInPbs() throws Exception {
+        String ok = "n".repeat(500 * 1024);
+        assertNullData(http.send("PUT", DS + "/notes?" + snap("tok"), backup, "notes=" + ok));
+        assertEquals(ok, manifest("tok").unprotected().get("notes").asText());
+        String big = "b".repeat(600 * 1024);
+        assertError(400, "Request body too large", http.send("PUT", DS + "/notes?" + snap("tok"), backup, "notes=" + big));
+        assertError(400, "Request body too large", http.sendBytes("PUT", DS + "/notes", backup, "application/json",
+                ("{\"backup-type\":\"host\",\"backup-id\":\"tok\",\"backup-time\":" + T + ",\"notes\":\"" + big + "\"}")
+                        .getBytes(StandardCharsets.UTF_8)));
+        assertError(400, "Request body too large",
+                http.send("PUT", DS + "/group-notes?" + group("tok"), backup, "notes=" + big));
+        assertEquals(ok, manifest("tok").unprotected().get("notes").asText(), "refused bodies changed nothing");
+        assertNullData(http.send("PUT", DS + "/notes?" + snap("tok"), backup, "notes="));
+    }
+
     // ---- group notes ------------------------------------------------------------------------
 
     @Test
@@ -411,6 +432,26 @@ class AdminEndpointsApiTest {
                 post(DS + "/change-owner", admin, changeOwner("foreign", "no-realm")));
         assertError(400, "backup group 'host/nosuch' does not exist",
                 post(DS + "/change-owner", admin, changeOwner("nosuch", "bk@pbs")));
+    }
+
+    /**
+     * A group whose owner file is lost: with Datastore.Modify change-owner sets a new owner
+     * without reading the old one (PBS), which is how an admin gives such a group back (jpbs
+     * answered "does not exist"); with only Datastore.Backup the owner check fails.
+     */
+    @Test
+    void changeOwnerRepairsAGroupWithoutOwner() throws Exception {
+        Datastore ds = Datastore.open(root);
+        snapshot(ds, BackupNamespace.ROOT, "lost", T, "other@pbs");
+        Files.delete(root.resolve("host/lost/owner"));
+        assertError(400, "backup group 'host/lost' does not exist",
+                post(DS + "/change-owner", backup, changeOwner("lost", "bk@pbs!t")));
+        assertFalse(Files.exists(root.resolve("host/lost/owner")));
+        assertNullData(post(DS + "/change-owner", admin, changeOwner("lost", "other@pbs")));
+        assertEquals("other@pbs\n", owner("lost"));
+        try (var walk = Files.walk(root.resolve("host/lost"))) { // the other tests list the groups
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
     }
 
     // ---- upload-backup-log ------------------------------------------------------------------
@@ -549,6 +590,8 @@ class AdminEndpointsApiTest {
         assertError(400, "namespace 'tmp' does not exist", call("DELETE", DS + "/namespace?ns=tmp", admin));
         assertError(400, "parameter verification failed - 'ns': parameter is missing and it is not optional.",
                 call("DELETE", DS + "/namespace", admin));
-        assertError(400, "Cannot modify root namespace.", call("DELETE", DS + "/namespace?ns=", admin));
+        // PBS check_ns_modification_privs: the root is refused before any privilege check
+        assertError(400, "Cannot create/delete root namespace!", call("DELETE", DS + "/namespace?ns=", admin));
+        assertError(400, "Cannot create/delete root namespace!", call("DELETE", DS + "/namespace?ns=", backup));
     }
 }

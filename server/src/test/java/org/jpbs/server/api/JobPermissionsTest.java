@@ -416,4 +416,26 @@ class JobPermissionsTest {
         expect.put("bob", 1);
         assertEquals(expect, verified(s));
     }
+
+    /**
+     * The real client and the GUI send POST parameters as a JSON body, where {@code backup-time}
+     * is a JSON integer (PBS BACKUP_TIME_SCHEMA); a snapshot verify sent so must run (it was
+     * refused with "'backup-time': Expected string value."), and a string stays refused.
+     */
+    @Test
+    void verifyOfASnapshotTakesAJsonIntegerBackupTime() throws Exception {
+        String s = STORE;
+        Resp r = http.postJson(DS + "/" + s + "/verify", caller.get("backup"),
+                "{\"backup-type\":\"host\",\"backup-id\":\"backup\",\"backup-time\":" + T + "}");
+        assertEquals(200, r.status(), r.text());
+        String[] task = awaitTask(r.json().get("data").asText(), caller.get("backup"));
+        assertEquals("OK", task[0], task[1]);
+        Map<String, Integer> expect = verifiedOnly();
+        expect.put("backup", 1);
+        assertEquals(expect, verified(s));
+        r = http.postJson(DS + "/" + s + "/verify", caller.get("backup"),
+                "{\"backup-type\":\"host\",\"backup-id\":\"backup\",\"backup-time\":\"" + T + "\"}");
+        assertEquals(400, r.status(), r.text());
+        assertEquals("parameter verification failed - 'backup-time': Expected integer value.", r.text().strip());
+    }
 }
