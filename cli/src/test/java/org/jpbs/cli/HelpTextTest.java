@@ -42,6 +42,31 @@ class HelpTextTest {
     }
 
     @Test
+    void noDescriptionWordIsBrokenAcrossLines() {
+        List<CommandSpec> all = new ArrayList<>();
+        collect(Main.commandSpec(), all);
+        CliRunner cli = new CliRunner(tmp.resolve("home"), Map.of());
+        for (CommandSpec spec : all) {
+            List<String> args = path(spec);
+            args.add("--help");
+            CliRunner.Result r = cli.run(args.toArray(String[]::new));
+            assertEquals(0, r.exit(), args + r.all());
+            Set<String> printed = new HashSet<>(Arrays.asList(r.out().split("\\s+")));
+            List<String> texts = new ArrayList<>(Arrays.asList(spec.usageMessage().description()));
+            for (ArgSpec a : spec.args()) {
+                texts.addAll(Arrays.asList(a.description()));
+            }
+            for (String text : texts) {
+                for (String word : text.replace("%n", " ").split("\\s+")) {
+                    if (!word.isEmpty() && !word.contains("${")) {
+                        assertTrue(printed.contains(word), String.join(" ", args) + ": '" + word + "' is broken:\n" + r.out());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void everyCommandSummaryInItsParentsListIsAWholeSentence() {
         List<CommandSpec> all = new ArrayList<>();
         collect(Main.commandSpec(), all);
