@@ -54,6 +54,9 @@ class HelpTextTest {
             Set<String> printed = new HashSet<>(Arrays.asList(r.out().split("\\s+")));
             List<String> texts = new ArrayList<>(Arrays.asList(spec.usageMessage().description()));
             for (ArgSpec a : spec.args()) {
+                if (a.hidden()) {
+                    continue;
+                }
                 texts.addAll(Arrays.asList(a.description()));
             }
             for (String text : texts) {
