@@ -221,6 +221,13 @@ class ServerManagementCliTest {
         assertTrue(again.err().contains("backup already contains a log."), again.err());
         JsonNode s = json(cli().run("snapshot", "list", "vm/100", "--output-format", "json"));
         assertTrue(s.toString().contains("client.log.blob"), s.toString());
+        // the text listing shows the API's list too (manifest, log), as the JSON one and the PBS client
+        CliRunner.Result files = cli().run("snapshot", "files", SNAP2);
+        assertEquals(0, files.exit(), files.all());
+        assertEquals(List.of("filename", "size", "crypt-mode"), List.of(files.out().lines().findFirst().orElseThrow().split("\\s{2,}")));
+        for (String name : List.of("disk.img.fidx", "index.json.blob", "client.log.blob")) {
+            assertTrue(files.out().contains(name), files.out());
+        }
         CliRunner.Result missing = cli().run("snapshot", "upload-log", SNAP2, shared.resolve("nope.log").toString());
         assertEquals(1, missing.exit());
         assertTrue(missing.err().contains("nope.log"), missing.err());
