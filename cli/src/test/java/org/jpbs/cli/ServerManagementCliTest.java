@@ -295,6 +295,9 @@ class ServerManagementCliTest {
         CliRunner.Result gc = cli().run("gc");
         assertEquals(0, gc.exit(), gc.all());
         assertTrue(gc.out().contains("Start GC phase1") && gc.out().lines().toList().getLast().equals("TASK OK"), gc.out());
+        // the task log names the store as PBS's does, not a hidden server path
+        assertTrue(gc.out().lines().anyMatch(l -> l.equals("starting garbage collection on store " + NetTestServer.STORE)), gc.out());
+        assertFalse(gc.out().contains("<datastore>"), gc.out());
         // no line repeated or lost: the log as the API gives it
         JsonNode tasks = json(cli().run("task", "list", "--all", "--output-format", "json"));
         String upid = null;
