@@ -425,6 +425,11 @@ class ServerManagementCliTest {
         assertEquals(0, t.exit(), t.all());
         assertTrue(t.out().contains("TLS (maximal backup upload speed)  not tested"), t.out());
         assertTrue(t.out().matches("(?s).*SHA256 checksum computation speed\\s+[0-9.]+ MB/s \\([0-9]+%\\).*"), t.out());
+        // a repository that is a local directory cannot be measured: a usage error, not a silent skip of TLS
+        CliRunner.Result dir = cli(local).run("benchmark", "--seconds", "0.02", "--repository", shared.resolve("localstore").toString());
+        assertEquals(2, dir.exit(), dir.all());
+        assertTrue(dir.err().contains("'jpbs benchmark' works on a server repository only"), dir.err());
+        assertEquals("", dir.out());
     }
 
     @Test
