@@ -433,6 +433,23 @@ class ServerManagementCliTest {
     }
 
     @Test
+    @Order(14)
+    void aPinnedFingerprintMismatchIsAlwaysTheOneLineRefusal() {
+        // the refused handshake closes the channel at once; every run must still name both fingerprints
+        // (it was sometimes a NullPointerException: the TLS handler was looked up after it had left the pipeline)
+        Map<String, String> env = env();
+        String wrong = "00:".repeat(31) + "00";
+        env.put("PBS_FINGERPRINT", wrong);
+        for (int i = 0; i < 40; i++) {
+            CliRunner.Result r = cli(env).run("status");
+            assertEquals(1, r.exit(), r.all());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().contains("certificate fingerprint " + server.fingerprint() + " is not trusted (expected "
+                    + wrong + ")"), "run " + i + ": " + r.err());
+        }
+    }
+
+    @Test
     @Order(15)
     void serverOnlyCommandsOnALocalDirectoryAndLocalOnlyOnAServerAreUsageErrors() throws Exception {
         Map<String, String> local = env();
