@@ -178,7 +178,8 @@ class RemoteCliTest {
         assertArrayEquals(org.jpbs.core.blob.DataBlob.wrap(stored, "m").decode("m", -1), idx.raw());
         assertEquals(m.files(), BackupManifest.parse(idx.raw(), "restored index.json").files());
 
-        CliRunner.Result files = cli().run("snapshot", "files", "vm/100/" + BackupSnapshotRef.formatTime(T1));
+        // this test server has no REST listing ('snapshot files' asks GET .../files): the manifest over the reader protocol
+        CliRunner.Result files = cli().run("restore", "vm/100/" + BackupSnapshotRef.formatTime(T1), "index.json", "-");
         assertEquals(0, files.exit(), files.all());
         assertTrue(files.out().contains("disk.img.fidx") && files.out().contains(Long.toString(image.length)),
                 files.out());
@@ -234,8 +235,8 @@ class RemoteCliTest {
 
         // --fingerprint wins over the environment, case does not matter
         env.put("PBS_FINGERPRINT", wrong);
-        CliRunner.Result ok = cli(env).run("snapshot", "files", "--fingerprint", fp.toUpperCase(),
-                "vm/100/" + BackupSnapshotRef.formatTime(T1));
+        CliRunner.Result ok = cli(env).run("restore", "--fingerprint", fp.toUpperCase(),
+                "vm/100/" + BackupSnapshotRef.formatTime(T1), "index.json", "-");
         assertEquals(0, ok.exit(), ok.all());
 
         CliRunner.Result badFormat = cli(env).run("snapshot", "files", "--fingerprint", "abc", "vm/100/"

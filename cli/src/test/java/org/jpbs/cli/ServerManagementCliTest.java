@@ -221,6 +221,13 @@ class ServerManagementCliTest {
         assertTrue(again.err().contains("backup already contains a log."), again.err());
         JsonNode s = json(cli().run("snapshot", "list", "vm/100", "--output-format", "json"));
         assertTrue(s.toString().contains("client.log.blob"), s.toString());
+        // the text listing shows the API's list too (manifest, log), as the JSON one and the PBS client
+        CliRunner.Result files = cli().run("snapshot", "files", SNAP2);
+        assertEquals(0, files.exit(), files.all());
+        assertEquals(List.of("filename", "size", "crypt-mode"), List.of(files.out().lines().findFirst().orElseThrow().split("\\s{2,}")));
+        for (String name : List.of("disk.img.fidx", "index.json.blob", "client.log.blob")) {
+            assertTrue(files.out().contains(name), files.out());
+        }
         CliRunner.Result missing = cli().run("snapshot", "upload-log", SNAP2, shared.resolve("nope.log").toString());
         assertEquals(1, missing.exit());
         assertTrue(missing.err().contains("nope.log"), missing.err());
@@ -288,6 +295,9 @@ class ServerManagementCliTest {
         CliRunner.Result gc = cli().run("gc");
         assertEquals(0, gc.exit(), gc.all());
         assertTrue(gc.out().contains("Start GC phase1") && gc.out().lines().toList().getLast().equals("TASK OK"), gc.out());
+        // the task log names the store as PBS's does, not a hidden server path
+        assertTrue(gc.out().lines().anyMatch(l -> l.equals("starting garbage collection on store " + NetTestServer.STORE)), gc.out());
+        assertFalse(gc.out().contains("<datastore>"), gc.out());
         // no line repeated or lost: the log as the API gives it
         JsonNode tasks = json(cli().run("task", "list", "--all", "--output-format", "json"));
         String upid = null;
@@ -415,6 +425,28 @@ class ServerManagementCliTest {
         assertEquals(0, t.exit(), t.all());
         assertTrue(t.out().contains("TLS (maximal backup upload speed)  not tested"), t.out());
         assertTrue(t.out().matches("(?s).*SHA256 checksum computation speed\\s+[0-9.]+ MB/s \\([0-9]+%\\).*"), t.out());
+        // a repository that is a local directory cannot be measured: a usage error, not a silent skip of TLS
+        CliRunner.Result dir = cli(local).run("benchmark", "--seconds", "0.02", "--repository", shared.resolve("localstore").toString());
+        assertEquals(2, dir.exit(), dir.all());
+        assertTrue(dir.err().contains("'jpbs benchmark' works on a server repository only"), dir.err());
+        assertEquals("", dir.out());
+    }
+
+    @Test
+    @Order(14)
+    void aPinnedFingerprintMismatchIsAlwaysTheOneLineRefusal() {
+        // the refused handshake closes the channel at once; every run must still name both fingerprints
+        // (it was sometimes a NullPointerException: the TLS handler was looked up after it had left the pipeline)
+        Map<String, String> env = env();
+        String wrong = "00:".repeat(31) + "00";
+        env.put("PBS_FINGERPRINT", wrong);
+        for (int i = 0; i < 40; i++) {
+            CliRunner.Result r = cli(env).run("status");
+            assertEquals(1, r.exit(), r.all());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().contains("certificate fingerprint " + server.fingerprint() + " is not trusted (expected "
+                    + wrong + ")"), "run " + i + ": " + r.err());
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package org.jpbs.cli.commands;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
@@ -19,6 +20,10 @@ import org.jpbs.cli.commands.OutputFormatOption.Format;
  */
 public final class Renderer {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** serde_json's pretty format (proxmox-backup-client's json-pretty): {@code "key": value}, two-space indent, {@code []}. */
+    private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter(Separators.createDefaultInstance()
+            .withObjectFieldValueSpacing(Separators.Spacing.AFTER).withArrayEmptySeparator("").withObjectEmptySeparator(""))
+            .withObjectIndenter(new DefaultIndenter("  ", "\n")).withArrayIndenter(new DefaultIndenter("  ", "\n"));
 
     /**
      * One column (or row of an object): its header and how a record renders in it.
@@ -99,9 +104,7 @@ public final class Renderer {
     public void json(JsonNode data) {
         try {
             if (format == Format.JSON_PRETTY) {
-                DefaultPrettyPrinter pp = new DefaultPrettyPrinter().withObjectIndenter(
-                        new DefaultIndenter("  ", "\n")).withArrayIndenter(new DefaultIndenter("  ", "\n"));
-                out.println(JSON.writer(pp).writeValueAsString(data));
+                out.println(JSON.writer(PRETTY).writeValueAsString(data));
             } else {
                 out.println(JSON.writeValueAsString(data));
             }

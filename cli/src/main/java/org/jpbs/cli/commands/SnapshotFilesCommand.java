@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.client.remote.PbsClient;
-import org.jpbs.client.remote.RemoteChunkReader;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
@@ -18,7 +17,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jpbs snapshot files [--ns NS] SNAPSHOT}: the files of a snapshot's manifest (spec
  * {@code pbs-formats.md} §8) as a table: filename, size in bytes (the data size for indexes,
- * the encoded size for blobs), crypt-mode and csum.
+ * the encoded size for blobs), crypt-mode and csum. With a server repository: the API's list
+ * ({@code GET .../files}: filename, size, crypt-mode), which also has index.json.blob and
+ * client.log.blob.
  */
 @Command(name = "files", description = "List the files of a snapshot.")
 public final class SnapshotFilesCommand implements Callable<Integer> {
@@ -50,17 +51,14 @@ public final class SnapshotFilesCommand implements Callable<Integer> {
         if (repo.isRemote(ctx)) {
             try (PbsClient pbs = repo.client(ctx)) {
                 BackupSnapshotRef ref = Snapshots.resolve(pbs, Snapshots.namespace(ns), snapshot);
-                Renderer r = format.renderer(ctx);
-                if (!r.isText()) {
-                    // the API's list (GET .../files): filename, size, crypt-mode, as the PBS client prints it
-                    r.json(pbs.get(pbs.datastorePath() + "/files", org.jpbs.client.http.Query.of()
-                            .add("backup-type", ref.group().type().text()).add("backup-id", ref.group().id())
-                            .add("backup-time", ref.time()).add("ns", ref.group().ns().isRoot() ? null : ref.group().ns().toString())));
-                    return 0;
-                }
-                try (RemoteChunkReader reader = RemoteChunkReader.open(pbs, ref)) {
-                    manifest = reader.manifest();
-                }
+                // the API's list (GET .../files: the manifest's files, index.json.blob and client.log.blob)
+                // in every format, as the PBS client prints it; no reader session is opened
+                var list = pbs.get(pbs.datastorePath() + "/files", org.jpbs.client.http.Query.of()
+                        .add("backup-type", ref.group().type().text()).add("backup-id", ref.group().id())
+                        .add("backup-time", ref.time()).add("ns", ref.group().ns().isRoot() ? null : ref.group().ns().toString()));
+                format.renderer(ctx).table(list, List.of(Renderer.Column.field("filename", "filename"),
+                        Renderer.Column.field("size", "size"), Renderer.Column.field("crypt-mode", "crypt-mode")));
+                return 0;
             }
         } else {
             Datastore ds = repo.open(ctx, false, Operation.READ);

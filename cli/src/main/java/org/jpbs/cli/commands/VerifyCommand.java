@@ -27,7 +27,8 @@ import picocli.CommandLine.Parameters;
  * skipped) to stdout — with {@code -q} only the failed ones — and each problem to stderr; exits
  * 1 if any snapshot failed.
  */
-@Command(name = "verify", description = "Check the chunks and files of snapshots; corrupt chunks are renamed to end in .bad (local datastore), or run on a server.")
+@Command(name = "verify", description = {"Check the chunks and files of snapshots, locally or on a server.",
+        "On a local datastore a corrupt chunk is renamed to end in .bad."})
 public final class VerifyCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;

@@ -70,9 +70,8 @@ public final class BenchmarkCommand implements Callable<Integer> {
         for (Test t : TESTS) {
             result.putObject(t.key()).put("top", t.top());
         }
-        boolean haveServer = repo.explicitOrEnv(ctx) && repo.isRemote(ctx);
-        if (haveServer) { // the server first: it may ask for a password
-            try (PbsClient pbs = repo.client(ctx)) {
+        if (repo.explicitOrEnv(ctx)) { // the server first: it may ask for a password; a local directory is a usage error
+            try (PbsClient pbs = repo.serverClient(ctx, "benchmark")) {
                 speed(result, "tls", UploadSpeedTest.run(pbs, millis(5)));
             }
         }

@@ -7,8 +7,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code jpbs vma}: VMA archives (vzdump's format); alone it prints its usage (exit 2). */
-@Command(name = "vma", description = {"VMA archives (Proxmox VE vzdump): create, list, extract, verify,",
-    "import into and export from datastore snapshots. ARCHIVE may be - (stdin)",
+@Command(name = "vma", description = {"VMA archives (Proxmox VE vzdump): create, list, extract, verify, import, export.",
+    "Import into and export from datastore snapshots. ARCHIVE may be - (stdin)",
     "and zstd-, gzip- or lzop-compressed (.vma.zst, .vma.gz, .vma.lzo)."},
         subcommands = {VmaCreateCommand.class, VmaListCommand.class, VmaConfigCommand.class, VmaExtractCommand.class,
             VmaVerifyCommand.class, VmaImportCommand.class, VmaExportCommand.class})

@@ -79,6 +79,8 @@ public final class HttpsConnection implements AutoCloseable {
         TlsTrust.Verifier verifier = trust.newVerifier();
         SslContext ssl = verifier.sslContext();
         Http1Handler h1 = new Http1Handler(host + ":" + port);
+        // kept here: a refused handshake removes the handler from the pipeline, possibly before we ask for it
+        java.util.concurrent.atomic.AtomicReference<SslHandler> tlsHandler = new java.util.concurrent.atomic.AtomicReference<>();
         Bootstrap b = new Bootstrap().group(EventLoops.group()).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -88,6 +90,7 @@ public final class HttpsConnection implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         SslHandler tls = ssl.newHandler(ch.alloc(), host, port);
                         tls.setHandshakeTimeoutMillis(30_000);
+                        tlsHandler.set(tls);
                         ch.pipeline().addLast("tls", tls);
                         ch.pipeline().addLast("http", new HttpClientCodec());
                         ch.pipeline().addLast("agg", new HttpObjectAggregator(MAX_HTTP1_BODY));
@@ -101,7 +104,7 @@ public final class HttpsConnection implements AutoCloseable {
             throw new IOException("cannot connect to " + where + ": " + describe(cf.cause()), cf.cause());
         }
         Channel ch = cf.channel();
-        io.netty.util.concurrent.Future<Channel> hs = ch.pipeline().get(SslHandler.class).handshakeFuture();
+        io.netty.util.concurrent.Future<Channel> hs = tlsHandler.get().handshakeFuture();
         hs.awaitUninterruptibly();
         if (!hs.isSuccess()) {
             ch.close();

@@ -121,7 +121,9 @@ public final class GarbageCollector {
             refuseUnregisteredHolders(root, writers);
             Instant oldestWriter = oldest(root, start, writers);
             Instant minAtime = minAtime(start.minus(CLOCK_SLACK), tuning.gcAtimeCutoff(), oldestWriter);
-            listener.info("starting garbage collection on datastore " + root + (dryRun ? " (dry run)" : ""));
+            // as a server task (PBS: "starting garbage collection on store NAME"), the store's name; locally its path
+            listener.info((taskUpid != null ? "starting garbage collection on store " + taskUpid.workerId()
+                    : "starting garbage collection on datastore " + root) + (dryRun ? " (dry run)" : ""));
             listener.info("task " + upid);
             listener.info("cutoff: chunks with atime before " + minAtime + " are removed"
                     + (oldestWriter.equals(start) ? "" : " (oldest running backup started " + oldestWriter + ")"));
