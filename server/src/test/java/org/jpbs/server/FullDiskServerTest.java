@@ -45,7 +45,7 @@ class FullDiskServerTest {
             }
             s.awaitIdle();
             fs.fill("filler2"); // the aborted backup freed its pages
-            // a new group cannot even get its owner file
+            // a new backup cannot even register itself as a writer
             PbsTestClient c = PbsTestClient.connect(s.port(), s.server.fingerprint(), PbsTestClient.BACKUP);
             try (c) {
                 PbsTestClient.Resp r = c.upgrade("/api2/json/backup?" + Backups.backupQuery("store1", "301", T),
@@ -53,7 +53,8 @@ class FullDiskServerTest {
                                 "Content-Type", "application/x-www-form-urlencoded"));
                 assertNotNull(r, "upgrade must be refused");
                 assertEquals(500, r.status(), r.toString());
-                assertEquals("datastore 'store1': no space left on device writing vm/301/owner", r.text());
+                // the first file a new backup writes is its writer registration (.writers/), before the owner file
+                assertEquals("datastore 'store1': no space left on device writing .writers", r.text());
             }
             assertTrue(s.ds("store1").listSnapshots(new org.jpbs.core.api.BackupGroupRef(
                     org.jpbs.core.api.BackupNamespace.ROOT, org.jpbs.core.api.BackupType.VM, "300")).isEmpty());

@@ -184,6 +184,15 @@ public final class WriterRegistry {
      * @throws IOException if the registry directory or file cannot be created (message names it)
      */
     public static Registration register(Path root, String what) throws IOException {
+        try {
+            return registerIn(root, what);
+        } catch (IOException e) { // a full disk is the server's fault: name the datastore and file
+            IOException w = org.jpbs.datastore.os.StorageFullException.wrap(e, root.resolve(DIR));
+            throw w instanceof org.jpbs.datastore.os.StorageFullException s ? s.inDatastore(root) : w;
+        }
+    }
+
+    private static Registration registerIn(Path root, String what) throws IOException {
         Instant start = Instant.now();
         Path d;
         try {
