@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code jpbs datastore create|list|show|update|remove} on {@code datastore.cfg}, and the
- * maintenance mode refusing local backups and restores (spec {@code pbs-datastore-ops.md} §4).
+ * maintenance mode refusing local backups and restores ({@code docs/datastore-config.md}).
  */
 class DatastoreConfigCliTest {
     static final long T = 1_700_000_000L;

@@ -2,7 +2,7 @@ package org.jpbs.core;
 
 /**
  * Every magic number of the PBS formats in one place. Each magic is the first 8 bytes of
- * SHA-256 of the quoted string (spec {@code pbs-formats.md} §1, §3, §4, §10); the test
+ * SHA-256 of the quoted string ({@code docs/formats.md#datablob}, {@code docs/formats.md#fixed-index-fidx}, {@code docs/formats.md#dynamic-index-didx}, {@code docs/formats.md#catalog-catalogpcat1}); the test
  * {@code FileFormatsTest} re-derives each one. The constants hold the 8 bytes in file order
  * as a big-endian {@code long}.
  */

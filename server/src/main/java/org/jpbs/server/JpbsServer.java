@@ -28,8 +28,8 @@ import org.jpbs.server.http.ServerChannelInitializer;
 import org.jpbs.server.tls.ServerCertificate;
 
 /**
- * The jpbs server: HTTPS on one port (spec {@code pbs-protocol.md} §1), the REST API over
- * HTTP/1.1 and the backup/reader protocols over HTTP/2 after the PBS upgrade (§2, §3).
+ * The jpbs server: HTTPS on one port ({@code docs/protocol.md#transport}), the REST API over
+ * HTTP/1.1 and the backup/reader protocols over HTTP/2 after the PBS upgrade ({@code docs/protocol.md#backup-session}, {@code docs/protocol.md#reader-session}).
  * Start with {@link #start(ServerConfig, Authenticator)}, stop with {@link #close()}.
  */
 public final class JpbsServer implements AutoCloseable {

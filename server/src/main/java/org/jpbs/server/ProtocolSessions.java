@@ -16,8 +16,7 @@ import org.jpbs.server.http.SessionFactory;
 import org.jpbs.server.reader.ReaderSession;
 
 /**
- * Opens backup and reader sessions for upgrade requests (spec {@code pbs-protocol.md} §2.1,
- * §3): checks that path and protocol belong together, authenticates (401), validates the
+ * Opens backup and reader sessions for upgrade requests ({@code docs/protocol.md#backup-upgrade}, {@code docs/protocol.md#reader-session}): checks that path and protocol belong together, authenticates (401), validates the
  * query parameters ({@code store}, {@code ns}, {@code backup-type}, {@code backup-id},
  * {@code backup-time}, {@code debug}, and {@code benchmark} for backups; 400), then lets the
  * session do its permission and datastore checks.

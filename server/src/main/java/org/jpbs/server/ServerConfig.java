@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param port       TCP port; {@link #DEFAULT_PORT} is 8007, 0 picks a free one
  */
 public record ServerConfig(Path configDir, Map<String, Path> datastores, String bind, int port) {
-    /** The PBS port (spec {@code pbs-protocol.md} §1). */
+    /** The PBS port ({@code docs/protocol.md#transport}). */
     public static final int DEFAULT_PORT = 8007;
 
     /** Validates and copies the map. */

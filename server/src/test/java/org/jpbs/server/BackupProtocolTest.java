@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The backup protocol endpoints of spec {@code pbs-protocol.md} §2 driven as a PBS client
+ * The backup protocol endpoints of {@code docs/protocol.md#backup-session} driven as a PBS client
  * drives them, with status codes, answers and the files on disk checked.
  */
 class BackupProtocolTest {
@@ -77,7 +77,7 @@ class BackupProtocolTest {
             var codec = c.channel().pipeline().get(io.netty.handler.codec.http2.Http2FrameCodec.class);
             var conn = codec.connection();
             assertEquals(32 * 1024 * 1024, conn.remote().flowController().initialWindowSize(),
-                    "server SETTINGS: initial window 32 MiB (spec §2.1, the PBS server's)");
+                    "server SETTINGS: initial window 32 MiB (docs/protocol.md#backup-upgrade, the PBS server's)");
             assertTrue(conn.remote().flowController().windowSize(conn.connectionStream()) >= 32 * 1024 * 1024 - 1024,
                     "server WINDOW_UPDATE opens the connection window to 32 MiB");
             assertEquals(4 * 1024 * 1024, codec.encoder().configuration().frameSizePolicy().maxFrameSize(),

@@ -53,14 +53,14 @@ final class Backups {
                 + "&size=" + c.size() + "&wid=" + wid;
     }
 
-    /** Fixed-index checksum: SHA-256 over the digests in order (spec §2.6). */
+    /** Fixed-index checksum: SHA-256 over the digests in order ({@code docs/protocol.md#closing-an-index}). */
     static Digest fixedCsum(List<Digest> digests) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         digests.forEach(d -> b.writeBytes(d.bytes()));
         return Digest.sha256(b.toByteArray());
     }
 
-    /** Dynamic-index checksum: SHA-256 over (end u64 LE || digest) pairs (spec §2.6). */
+    /** Dynamic-index checksum: SHA-256 over (end u64 LE || digest) pairs ({@code docs/protocol.md#closing-an-index}). */
     static Digest dynamicCsum(long[] ends, List<Digest> digests) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(40 * ends.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < ends.length; i++) {

@@ -12,7 +12,7 @@ import org.jpbs.server.tls.ServerCertificate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** TLS identity, the REST fallback and the upgrade refusals (spec {@code pbs-protocol.md} §1, §2.1, §4.1, §4.2). */
+/** TLS identity, the REST fallback and the upgrade refusals ({@code docs/protocol.md#transport}, {@code docs/protocol.md#backup-upgrade}, {@code docs/api.md#conventions-as-pbs}, {@code docs/protocol.md#authentication}). */
 class HttpLayerTest {
     private static final long T = 1_700_000_000L;
     private static final Map<String, String> AUTH = Map.of("Authorization", "PBSAPIToken " + TestServer.TOKEN);

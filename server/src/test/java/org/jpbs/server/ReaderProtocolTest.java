@@ -17,7 +17,7 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The reader protocol (spec {@code pbs-protocol.md} §3) against a snapshot written through the backup protocol. */
+/** The reader protocol ({@code docs/protocol.md#reader-session}) against a snapshot written through the backup protocol. */
 class ReaderProtocolTest {
     private static final long T = 1_700_000_000L;
 

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Snapshot locks of sessions (spec {@code pbs-protocol.md} §2.1 step 9, §3;
- * {@code pbs-datastore-ops.md} §2.2): while a reader session reads a snapshot, or a backup
+ * Snapshot locks of sessions ({@code docs/protocol.md#backup-upgrade} step 9, {@code docs/protocol.md#reader-session};
+ * {@code docs/gc.md#prune}): while a reader session reads a snapshot, or a backup
  * builds on it, forget answers 400 naming the snapshot as locked and prune keeps it with a
  * warning; once the session ends (also by a dropped connection) both work.
  */

@@ -2,7 +2,7 @@ package org.jpbs.vma;
 
 /**
  * The set of cluster numbers (0 .. 2^32-1) seen for one device, for the duplicate and missing
- * cluster checks of spec {@code vma-and-qemu-lib.md} §1.4. Stored as pages of 2^20 bits
+ * cluster checks of {@code docs/vma.md#zero-blocks-order-and-vmstate}. Stored as pages of 2^20 bits
  * (128 KiB), allocated on first use, so a 10 GiB device (163,840 clusters) costs one page and
  * a sparse set of huge cluster numbers stays small.
  */

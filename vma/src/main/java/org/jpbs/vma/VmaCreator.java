@@ -9,12 +9,12 @@ import org.jpbs.vma.format.Vma;
 
 /**
  * Feeds a disk image (file or block device) into a {@link VmaWriter} cluster by cluster, as
- * {@code vma create} does (spec {@code vma-and-qemu-lib.md} §2): positional reads of 1 MiB,
+ * {@code vma create} does ({@code docs/vma.md#the-vma-tool}): positional reads of 1 MiB,
  * the last cluster zero-padded.
  *
  * <p>{@link #interleave(int)} imitates a live QEMU backup, where {@code N} block-copy workers
  * copy 1 MiB tasks at once and the writer takes one 64 KiB cluster at a time from whichever
- * worker comes next (spec §1.5): the clusters of {@code N} consecutive 1 MiB tasks are written
+ * worker comes next ({@code docs/vma.md#zero-blocks-order-and-vmstate}): the clusters of {@code N} consecutive 1 MiB tasks are written
  * round-robin, so an extent holds {@code N} interleaved runs. With 1 (the default) clusters
  * come in order. The archive is valid either way; the order only matters to a restore.
  */

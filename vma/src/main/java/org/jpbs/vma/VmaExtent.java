@@ -7,7 +7,7 @@ import org.jpbs.vma.format.Vma;
 
 /**
  * One extent as read by {@link VmaReader}: its header and its payload, with the payload offset
- * of each entry's first stored block (spec {@code vma-and-qemu-lib.md} §1.3). The stored blocks
+ * of each entry's first stored block ({@code docs/vma.md#extents}). The stored blocks
  * of an entry lie back to back from {@link #dataOffset}, in block order.
  */
 public final class VmaExtent {

@@ -12,8 +12,7 @@ import org.jpbs.vma.format.VmaDevice;
 import org.jpbs.vma.format.VmaHeader;
 
 /**
- * Reads a VMA archive strictly sequentially from a stream (spec {@code vma-and-qemu-lib.md}
- * §1): the header on first use, then one extent per {@link #next} call until the end of the
+ * Reads a VMA archive strictly sequentially from a stream ({@code docs/vma.md#format}): the header on first use, then one extent per {@link #next} call until the end of the
  * stream. Nothing seeks, so the input may be a pipe or a decompressing stream.
  *
  * <p>Every check of the spec is made, each failure a {@link CorruptDataException} naming the

@@ -14,8 +14,7 @@ import org.jpbs.vma.format.VmaDevice;
 import org.jpbs.vma.format.VmaHeader;
 
 /**
- * Writes a VMA archive strictly sequentially to a stream (spec {@code vma-and-qemu-lib.md}
- * §1.2–§1.4, §1.7), as QEMU's writer does: configs and devices are registered first; clusters
+ * Writes a VMA archive strictly sequentially to a stream ({@code docs/vma.md#main-header}, {@code docs/vma.md#extents}, {@code docs/vma.md#zero-blocks-order-and-vmstate}, {@code docs/vma.md#writer}), as QEMU's writer does: configs and devices are registered first; clusters
  * of 64 KiB are then added in any order; all-zero 4 KiB blocks and blocks past the device end
  * are left out (mask bit clear), bytes past the end inside the last block are stored as zeros;
  * an extent is flushed when {@link #clustersPerExtent} slots are full (58 like QEMU by

@@ -1,6 +1,5 @@
 /**
- * VMA archives, the backup format of Proxmox VE's vzdump (spec {@code vma-and-qemu-lib.md}
- * §1–§3): {@link org.jpbs.vma.format} holds the byte layout (header, blob table, extent
+ * VMA archives, the backup format of Proxmox VE's vzdump ({@code docs/vma.md#format}, {@code docs/vma.md#the-vma-tool}, {@code docs/vma.md#vzdump-archives}): {@link org.jpbs.vma.format} holds the byte layout (header, blob table, extent
  * headers), {@link org.jpbs.vma.VmaReader} and {@link org.jpbs.vma.VmaWriter} read and write
  * archives strictly sequentially (a pipe is enough, nothing seeks), {@link org.jpbs.vma.stream}
  * wraps them in zstd, gzip or lzop streams, and {@link org.jpbs.vma.restore} writes the devices

@@ -17,7 +17,7 @@ import org.jpbs.vma.format.ExtentHeader;
 import org.jpbs.vma.format.Vma;
 import org.junit.jupiter.api.Test;
 
-/** Damaged archives: each check of spec {@code vma-and-qemu-lib.md} §1 reports what and where. */
+/** Damaged archives: each check of {@code docs/vma.md#format} reports what and where. */
 class VmaBadInputTest {
     /** Archive: header (12800 bytes with the config), 2 extents of device "d" (100 clusters). */
     static byte[] good() throws IOException {

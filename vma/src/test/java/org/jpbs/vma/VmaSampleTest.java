@@ -30,8 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real Proxmox VE sample in {@code ../shared/vectors/pve-sample-truncated.vma.gz} (spec
- * {@code vma-and-qemu-lib.md} §6.1): header fields, the header re-encoded byte for byte,
+ * The real Proxmox VE sample in {@code ../shared/vectors/pve-sample-truncated.vma.gz} ({@code docs/vma.md#test-sample}): header fields, the header re-encoded byte for byte,
  * extent layout, decoded cluster hashes, and that a restore finds it incomplete.
  */
 class VmaSampleTest {

@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jpbs acl update PATH ROLE --auth-id ID [--propagate=true|false] [--delete]
  * [--config-dir DIR]}: grants or removes a role ({@code proxmox-backup-manager acl update},
- * spec {@code pbs-protocol.md} §4.3, §7). Paths: {@code /}, {@code /datastore},
+ * {@code docs/api.md#conventions-as-pbs}, {@code docs/auth.md#the-config-directory}). Paths: {@code /}, {@code /datastore},
  * {@code /datastore/STORE}, {@code /datastore/STORE/NS...}; roles: Admin, NoAccess, Audit,
  * DatastoreAdmin, DatastoreReader, DatastoreBackup, DatastorePowerUser, DatastoreAudit, ...
  */

@@ -28,8 +28,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code jpbs serve}: runs the HTTPS server (REST API, backup and reader protocols, spec
- * {@code pbs-protocol.md}) until it is stopped (SIGINT/SIGTERM). On first start a self-signed
+ * {@code jpbs serve}: runs the HTTPS server (REST API, backup and reader protocols, {@code docs/protocol.md}) until it is stopped (SIGINT/SIGTERM). On first start a self-signed
  * certificate is created in the config directory; its SHA-256 fingerprint is printed on stderr.
  * The datastores are those of {@code <config>/datastore.cfg} (changes are seen at once, see
  * {@code jpbs datastore}) plus the {@code --datastore NAME=PATH} ones; without either, the

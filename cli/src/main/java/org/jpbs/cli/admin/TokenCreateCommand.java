@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jpbs user token create USERID TOKENNAME [--comment TEXT] [--output-format json]
  * [--config-dir DIR]}: creates the API token {@code USERID!TOKENNAME}
- * ({@code proxmox-backup-manager user generate-token}, spec {@code pbs-protocol.md} §4.2) and
+ * ({@code proxmox-backup-manager user generate-token}, {@code docs/protocol.md#authentication}) and
  * prints its secret once on stdout (only a hash is stored): as text {@code tokenid: ...} and
  * {@code value: ...}, or as JSON {@code {"tokenid":"...","value":"..."}} like the PBS API. The
  * token has no privileges until {@code jpbs acl update} grants some (a token's privileges are

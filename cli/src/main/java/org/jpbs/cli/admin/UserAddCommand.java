@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jpbs user add USERID [--password PW | --password-file FILE] [--comment TEXT]
  * [--config-dir DIR]}: adds a user of realm {@code pbs} ({@code proxmox-backup-manager user
- * create}, spec {@code pbs-protocol.md} §7). Without a password the user can only use API
+ * create}, {@code docs/auth.md#the-config-directory}). Without a password the user can only use API
  * tokens. For {@code root@pam} use {@code --set-password} to set its password instead.
  */
 @Command(name = "add", mixinStandardHelpOptions = true, description = "Add a user (name@pbs), or set a password.")

@@ -13,7 +13,7 @@ import org.jpbs.core.api.SafeId;
 
 /**
  * One {@code NAME:PATH} argument of {@code jpbs backup}, checked before anything is written.
- * {@code NAME.img} is a raw image (fixed index, spec {@code pbs-formats.md} §3) read from a
+ * {@code NAME.img} is a raw image (fixed index, {@code docs/formats.md#fixed-index-fidx}) read from a
  * regular file or block device; any name not ending in {@code .img}, {@code .pxar},
  * {@code .fidx} or {@code .didx} is a blob (e.g. {@code qemu-server.conf}) read from a
  * regular file of at most 128 MiB.

@@ -132,7 +132,7 @@ public final class BackupCommand implements Callable<Integer> {
         }
         if (backupTime != null) {
             if (backupTime < 1) {
-                // the backup protocol requires backup-time >= 1 (spec pbs-protocol.md §2.1)
+                // the backup protocol requires backup-time >= 1 (docs/protocol.md#backup-upgrade)
                 throw new UsageException("--backup-time must be at least 1 (seconds since 1970), got " + backupTime);
             }
             try {
@@ -247,7 +247,7 @@ public final class BackupCommand implements Callable<Integer> {
 
     /**
      * The manifest of the new snapshot: every added file with the backup's crypt mode, signed
-     * (signature and key fingerprint) unless the mode is {@code none} (spec §8).
+     * (signature and key fingerprint) unless the mode is {@code none} ({@code docs/formats.md#manifest-indexjsonblob}).
      */
     static BackupManifest manifest(BackupType type, String id, long time, List<FileEntry> files, CryptOptions.Params cp) {
         BackupManifest m = new BackupManifest(type, id, time);

@@ -23,9 +23,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code jpbs datastore create [NAME] PATH}: creates an empty datastore (the {@code .chunks}
- * directory with its 65536 subdirectories and {@code .lock}, spec {@code pbs-formats.md} §6, §7).
- * With a NAME it is also added to {@code datastore.cfg} in the config directory (spec
- * {@code pbs-datastore-ops.md} §4.1) with the given options, so {@code jpbs serve} serves it;
+ * directory with its 65536 subdirectories and {@code .lock}, {@code docs/formats.md#chunk-store-chunks}, {@code docs/formats.md#datastore-layout}).
+ * With a NAME it is also added to {@code datastore.cfg} in the config directory ({@code docs/datastore-config.md#datastorecfg}) with the given options, so {@code jpbs serve} serves it;
  * {@code --reuse} registers an existing datastore instead of creating one. The config is
  * checked before anything is created; if writing it fails, the new datastore is removed again.
  */

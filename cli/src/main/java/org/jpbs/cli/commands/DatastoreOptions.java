@@ -7,7 +7,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The {@code datastore.cfg} properties that {@code jpbs datastore create} and {@code update}
- * set (spec {@code pbs-datastore-ops.md} §4.1), in PBS manager syntax. Values are validated by
+ * set ({@code docs/datastore-config.md#datastorecfg}), in PBS manager syntax. Values are validated by
  * the typed config ({@link org.jpbs.datastore.config.DatastoreConfig}) before anything is written.
  */
 public final class DatastoreOptions {

@@ -16,8 +16,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code jpbs gc [--dry-run]}: garbage collection of a local datastore, or on a server (a
- * task started over the API whose log is followed to its end; exit 1 if it failed) (spec
- * {@code pbs-datastore-ops.md} §1). Log lines, progress and the summary (with PBS's derived
+ * task started over the API whose log is followed to its end; exit 1 if it failed) ({@code docs/gc.md#garbage-collection}). Log lines, progress and the summary (with PBS's derived
  * values: original and on-disk usage, deduplication factor, average chunk size, cache hits) go
  * to stderr; {@code jpbs gc status} prints the last {@code .gc-status}.
  */

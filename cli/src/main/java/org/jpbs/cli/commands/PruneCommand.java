@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code jpbs prune GROUP --keep-... [--dry-run]}: removes the snapshots of a group that the keep
- * options do not keep (spec {@code pbs-datastore-ops.md} §2; periods in the local time zone).
+ * options do not keep ({@code docs/gc.md#prune}; periods in the local time zone).
  * Prints a table of every snapshot, oldest first, with its action and the rule that kept it;
  * removal failures are warnings, and the exit status is 1 if any snapshot to remove is left.
  * Without any keep option everything is kept.

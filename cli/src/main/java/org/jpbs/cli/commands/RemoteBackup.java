@@ -38,7 +38,7 @@ import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
- * {@code jpbs backup} to a server (spec {@code pbs-protocol.md} §2.9): one backup session;
+ * {@code jpbs backup} to a server ({@code docs/protocol.md#what-a-client-does-step-by-step}): one backup session;
  * for each image the previous snapshot's index of the same archive is downloaded (its chunks are
  * reused without upload), the image is chunked, hashed and compressed by {@link ImageBackup} on
  * all cores and new chunks are uploaded with up to {@code --upload-concurrency} requests in

@@ -18,7 +18,7 @@ import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
- * {@code jpbs restore} from a server (spec {@code pbs-protocol.md} §3): a reader session
+ * {@code jpbs restore} from a server ({@code docs/protocol.md#reader-session}): a reader session
  * downloads the manifest and the index, then chunks are fetched with up to
  * {@code --fetch-concurrency} requests in flight and decoded and verified on worker threads
  * ({@link PipelinedRestore}); each is written at its offset as it arrives (in order for a stream).

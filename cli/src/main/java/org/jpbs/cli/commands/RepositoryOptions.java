@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  * {@code ~/.local/share/jpbs/datastore}. A string written as a path (starts with {@code /},
  * {@code .} or {@code ~}, or has a {@code /} and no {@code :}) is a local datastore directory
  * ({@code ~} and {@code ~/} expand to the home directory). Anything else is a server repository
- * {@code [[user@realm[!token]@]host[:port]:]datastore} (spec {@code pbs-protocol.md} §4.2); a
+ * {@code [[user@realm[!token]@]host[:port]:]datastore} ({@code docs/protocol.md#authentication}); a
  * bare name such as {@code store1} means, as for proxmox-backup-client,
  * {@code root@pam@localhost:8007:store1}. For a server the password or
  * token secret comes from {@code $PBS_PASSWORD} (or {@code $PBS_PASSWORD_FILE}) and the trusted
@@ -174,7 +174,7 @@ public final class RepositoryOptions {
     /**
      * Opens the local datastore for an operation. If {@code datastore.cfg} (in
      * {@code $JPBS_CONFIG_DIR} or {@code ~/.config/jpbs}) has a datastore at this path, its
-     * maintenance mode must allow the operation (spec {@code pbs-datastore-ops.md} §4.3);
+     * maintenance mode must allow the operation ({@code docs/datastore-config.md#maintenance-mode});
      * nothing is created or touched otherwise.
      *
      * @param create create it if missing (always done for the default location)

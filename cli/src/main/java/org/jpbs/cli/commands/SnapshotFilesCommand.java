@@ -15,8 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jpbs snapshot files [--ns NS] SNAPSHOT}: the files of a snapshot's manifest (spec
- * {@code pbs-formats.md} §8) as a table: filename, size in bytes (the data size for indexes,
+ * {@code jpbs snapshot files [--ns NS] SNAPSHOT}: the files of a snapshot's manifest ({@code docs/formats.md#manifest-indexjsonblob}) as a table: filename, size in bytes (the data size for indexes,
  * the encoded size for blobs), crypt-mode and csum. With a server repository: the API's list
  * ({@code GET .../files}: filename, size, crypt-mode), which also has index.json.blob and
  * client.log.blob.

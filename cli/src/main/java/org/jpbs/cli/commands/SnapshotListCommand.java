@@ -120,7 +120,7 @@ public final class SnapshotListCommand implements Callable<Integer> {
         return o;
     }
 
-    /** The same table from the server's REST listing (spec {@code pbs-protocol.md} §4.4). */
+    /** The same table from the server's REST listing ({@code docs/api.md#admindatastorestore}). */
     private int listRemote(PbsClient pbs) throws IOException {
         List<BackupNamespace> namespaces = ns != null ? List.of(Snapshots.namespace(ns)) : RemoteSnapshots.namespaces(pbs);
         boolean nsColumn = ns == null && namespaces.size() > 1;

@@ -7,8 +7,7 @@ import org.jpbs.datastore.tuning.Tuning;
 import picocli.CommandLine.Option;
 
 /**
- * Command line overrides of the datastore tuning ({@link Tuning}; spec
- * {@code pbs-datastore-ops.md} §4.1). For now the defaults are PBS's and these options are the
+ * Command line overrides of the datastore tuning ({@link Tuning}; {@code docs/datastore-config.md#datastorecfg}). For now the defaults are PBS's and these options are the
  * only way to change them; reading them from a PBS {@code datastore.cfg} comes later.
  */
 public final class TuningOptions {

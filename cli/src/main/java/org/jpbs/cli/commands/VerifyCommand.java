@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jpbs verify [SNAPSHOT] [--ignore-verified] [--outdated-after DAYS]}: verifies one
  * snapshot, a group's snapshots ({@code type/id}) or, without argument, every snapshot of the
- * datastore (spec {@code pbs-datastore-ops.md} §3). Prints one line per snapshot (ok, failed,
+ * datastore ({@code docs/gc.md#verify}). Prints one line per snapshot (ok, failed,
  * skipped) to stdout — with {@code -q} only the failed ones — and each problem to stderr; exits
  * 1 if any snapshot failed.
  */

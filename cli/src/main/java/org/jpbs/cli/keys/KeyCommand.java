@@ -20,8 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jpbs key}: encryption key files as the PBS client manages them (spec
- * {@code pbs-formats.md} §11). Alone it prints its usage (exit 2).
+ * {@code jpbs key}: encryption key files as the PBS client manages them ({@code docs/formats.md#key-files}). Alone it prints its usage (exit 2).
  */
 @Command(name = "key", description = "Manage encryption keys (PBS key files).",
         subcommands = {KeyCommand.Create.class, KeyCommand.Show.class, KeyCommand.ChangePassphrase.class,

@@ -11,8 +11,7 @@ import org.jpbs.datastore.chunks.ChunkStore;
 /**
  * A {@link ChunkSink} over a local {@link ChunkStore}. "Known" chunks are the digests of the
  * previous snapshot's index of the same archive (handed in), provided the chunk file still
- * exists; reusing one touches it (atime, so garbage collection keeps it, spec
- * {@code pbs-datastore-ops.md} §1.4). Thread-safe: the store is, and the known set is only read.
+ * exists; reusing one touches it (atime, so garbage collection keeps it, {@code docs/gc.md#garbage-collection}). Thread-safe: the store is, and the known set is only read.
  */
 public final class LocalChunkSink implements ChunkSink {
     private final ChunkStore store;

@@ -15,7 +15,7 @@ import java.util.Set;
 import org.jpbs.vma.format.VmaDevice;
 
 /**
- * The device map of {@code vma extract -r READMAP} (spec {@code vma-and-qemu-lib.md} §2), as
+ * The device map of {@code vma extract -r READMAP} ({@code docs/vma.md#the-vma-tool}), as
  * qmrestore writes it into a FIFO: lines until the end, an empty line or {@code done}; each line
  * is {@code skip=<devname>} or
  * {@code [format=raw:][throttling.bps=<n>:][throttling.group=<name>:][cache=<mode>:]<0|1>:<devname>=<path>},

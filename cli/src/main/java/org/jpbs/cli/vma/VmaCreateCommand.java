@@ -27,8 +27,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code jpbs vma create OUT [-c CONFIG]... -d NAME=PATH...}: a VMA archive of disk images
- * (files or block devices) and config files, as {@code vma create} (spec
- * {@code vma-and-qemu-lib.md} §2). Images are read one after the other; all-zero 4 KiB blocks
+ * (files or block devices) and config files, as {@code vma create} ({@code docs/vma.md#the-vma-tool}). Images are read one after the other; all-zero 4 KiB blocks
  * are left out. OUT is written to a temporary name and renamed when complete.
  */
 @Command(name = "create", sortOptions = false, description = {"Create an archive from disk images and config files.", "",

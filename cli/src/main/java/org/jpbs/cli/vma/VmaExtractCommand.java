@@ -33,7 +33,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code jpbs vma extract ARCHIVE DIR [-r READMAP] [-d DEVS] [-v]}: restores the configs and
- * devices of an archive, as {@code vma extract} (spec {@code vma-and-qemu-lib.md} §2).
+ * devices of an archive, as {@code vma extract} ({@code docs/vma.md#the-vma-tool}).
  *
  * <p>DIR must not exist; it is created and gets every config under its name. Without
  * {@code -r} each device becomes the sparse file {@code DIR/tmp-disk-NAME.raw}, renamed to

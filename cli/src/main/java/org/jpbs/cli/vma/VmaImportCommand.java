@@ -144,7 +144,7 @@ public final class VmaImportCommand implements Callable<Integer> {
     /**
      * The blob name of a config: {@code NAME.blob}, except vzdump's firewall config
      * {@code qemu-server.fw}, which a PVE backup to PBS stores as {@code fw.conf.blob}
-     * (spec {@code vma-and-qemu-lib.md} §3.1).
+     * ({@code docs/vma.md#vzdump-archives}).
      */
     static String blobName(String config) {
         return (config.equals(FIREWALL_VMA) ? FIREWALL_PBS : config) + ".blob";

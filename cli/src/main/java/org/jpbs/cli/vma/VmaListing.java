@@ -10,7 +10,7 @@ import org.jpbs.vma.format.VmaDevice;
 import org.jpbs.vma.format.VmaHeader;
 
 /**
- * The output of {@code vma list} (spec {@code vma-and-qemu-lib.md} §2): one
+ * The output of {@code vma list} ({@code docs/vma.md#the-vma-tool}): one
  * {@code CFG: size: <len> name: <name>} line per config, one
  * {@code DEV: dev_id=<n> size: <bytes> devname: <name>} per device (or
  * {@code VMSTATE: dev_id=<n> memory: <bytes>}), and last {@code CTIME: <ctime(3) text>} in the

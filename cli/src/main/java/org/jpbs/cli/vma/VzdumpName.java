@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 import org.jpbs.vma.stream.Compression;
 
 /**
- * vzdump's archive names (spec {@code vma-and-qemu-lib.md} §3.1):
+ * vzdump's archive names ({@code docs/vma.md#vzdump-archives}):
  * {@code vzdump-qemu-<vmid>-YYYY_MM_DD-HH_MM_SS.vma[.zst|.gz|.lzo]}, the time being the backup
  * start in local time.
  */

@@ -12,11 +12,11 @@ import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 
 /**
- * What a backup does with one chunk of plaintext (spec {@code pbs-formats.md} §2): an all-zero
+ * What a backup does with one chunk of plaintext ({@code docs/formats.md#chunks-and-digests}): an all-zero
  * chunk gets the constant zero digest and its blob is stored at most once per length and run;
  * any other chunk is hashed (SHA-256), only registered if the sink knows it, else compressed
  * (zstd, kept only if smaller) and inserted. With a key, digests are keyed (SHA-256 of data and
- * id_key) and blobs encrypted, the zero chunk included (spec §1, §2). Counts every class for
+ * id_key) and blobs encrypted, the zero chunk included ({@code docs/formats.md#datablob}, {@code docs/formats.md#chunks-and-digests}). Counts every class for
  * {@link BackupStats}.
  *
  * <p>Thread-safe: {@link #process} may be called from many worker threads at once. Used by

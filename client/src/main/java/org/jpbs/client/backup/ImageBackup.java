@@ -21,7 +21,7 @@ import org.jpbs.core.index.FixedIndexBuilder;
 
 /**
  * Backs up a raw image (a file or block device, read through a {@link FileChannel}) as a fixed
- * index of equal-sized chunks (spec {@code pbs-formats.md} §3; the last chunk may be shorter and
+ * index of equal-sized chunks ({@code docs/formats.md#fixed-index-fidx}; the last chunk may be shorter and
  * is hashed over its real length).
  *
  * <p>Pipeline: the calling thread hands out slices of {@code chunkSize} bytes in order; a pool of
@@ -86,8 +86,7 @@ public final class ImageBackup {
 
     /**
      * Encrypts every chunk with this key (default null: unencrypted): digests become
-     * SHA-256(data ‖ id_key), blobs are compressed, then AES-256-GCM encrypted (spec
-     * {@code pbs-formats.md} §1, §2). The zero chunk is encrypted too (its digest depends on the key).
+     * SHA-256(data ‖ id_key), blobs are compressed, then AES-256-GCM encrypted ({@code docs/formats.md#datablob}, {@code docs/formats.md#chunks-and-digests}). The zero chunk is encrypted too (its digest depends on the key).
      */
     public ImageBackup crypt(CryptConfig key) {
         this.crypt = key;

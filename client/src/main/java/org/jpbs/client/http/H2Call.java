@@ -3,7 +3,7 @@ package org.jpbs.client.http;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Requests inside an upgraded backup or reader session (spec {@code pbs-protocol.md} §2.2, §3):
+ * Requests inside an upgraded backup or reader session ({@code docs/protocol.md#parameters-and-answers-inside-a-session}, {@code docs/protocol.md#reader-session}):
  * each call is a new HTTP/2 stream, and any number may be in flight at once.
  */
 @FunctionalInterface

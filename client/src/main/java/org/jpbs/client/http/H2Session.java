@@ -22,13 +22,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An upgraded PBS session: HTTP/2 over the TLS connection that sent the upgrade (spec
- * {@code pbs-protocol.md} §2.1, §2.2, §3). Every {@link #call} opens a new stream with
+ * An upgraded PBS session: HTTP/2 over the TLS connection that sent the upgrade ({@code docs/protocol.md#backup-upgrade}, {@code docs/protocol.md#parameters-and-answers-inside-a-session}, {@code docs/protocol.md#reader-session}). Every {@link #call} opens a new stream with
  * {@link Http2StreamChannelBootstrap}; calls are independent and may run concurrently from any
  * thread. Flow control is left to Netty (our windows are 2^31-2, frames up to 4 MiB).
  *
  * <p>The session ends when {@link #close()} closes the connection; for a backup session that is
- * also how an unfinished backup is aborted (§2.8). Calls in flight then fail.
+ * also how an unfinished backup is aborted ({@code docs/protocol.md#end-abort-and-cleanup}). Calls in flight then fail.
  */
 public final class H2Session implements H2Call, AutoCloseable {
     private final Channel channel;

@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One TLS connection to a PBS-style server (spec {@code pbs-protocol.md} §1): HTTP/1.1
+ * One TLS connection to a PBS-style server ({@code docs/protocol.md#transport}): HTTP/1.1
  * requests one at a time ({@link #request}, for the REST API), and the upgrade to a backup or
  * reader session ({@link #upgrade}), after which the connection belongs to the returned
  * {@link H2Session}. Requests are synchronous with a timeout (PBS: 120 s per HTTP/1 request,
@@ -166,8 +166,7 @@ public final class HttpsConnection implements AutoCloseable {
     }
 
     /**
-     * Asks to switch this connection to a PBS HTTP/2 session (spec {@code pbs-protocol.md} §2.1,
-     * §3): {@code GET pathAndQuery} with {@code Connection: upgrade} and
+     * Asks to switch this connection to a PBS HTTP/2 session ({@code docs/protocol.md#backup-upgrade}, {@code docs/protocol.md#reader-session}): {@code GET pathAndQuery} with {@code Connection: upgrade} and
      * {@code Upgrade: <protocol>}. On {@code 101} the connection speaks HTTP/2 and belongs to the
      * returned session; on any other answer it is closed.
      *

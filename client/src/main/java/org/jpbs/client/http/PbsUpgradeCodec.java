@@ -15,8 +15,7 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The client side of the PBS upgrade (spec {@code pbs-protocol.md} §2.1; design
- * {@code libraries-and-peers.md} §4.1): asks for {@code Upgrade: <protocol>} with no extra
+ * The client side of the PBS upgrade ({@code docs/protocol.md#backup-upgrade}; {@code docs/protocol.md#transport}): asks for {@code Upgrade: <protocol>} with no extra
  * headers (no {@code HTTP2-Settings}: this is not h2c) and, on {@code 101}, installs an HTTP/2
  * client frame codec (initial stream window 2^31-2, max frame 4 MiB) plus a multiplexer, and
  * raises the connection receive window to 2^31-2 as well (else downloads would stall at

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * One HTTP response, fully read.
  *
- * <p>PBS conventions (spec {@code pbs-protocol.md} §2.2, §4.1): a successful API call answers
+ * <p>PBS conventions ({@code docs/protocol.md#parameters-and-answers-inside-a-session}, {@code docs/api.md#conventions-as-pbs}): a successful API call answers
  * {@code 200} with {@code {"data": <value>}}; an error answers a non-2xx status with the bare
  * message text as the body; raw downloads are {@code application/octet-stream}.
  *

@@ -20,7 +20,7 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * Which server certificates to trust (spec {@code pbs-protocol.md} §4.2, "Client-side TLS
+ * Which server certificates to trust ({@code docs/protocol.md#authentication}, "Client-side TLS
  * trust"): a certificate is accepted if the JDK trust store validates its chain and host name,
  * or if the SHA-256 fingerprint of the leaf certificate (DER) equals the pinned one
  * ({@code PBS_FINGERPRINT} / {@code --fingerprint}: 32 hex pairs joined by {@code :},

@@ -1,5 +1,5 @@
 /**
- * A small HTTPS client on Netty for the PBS protocols (spec {@code pbs-protocol.md} §1-§3):
+ * A small HTTPS client on Netty for the PBS protocols ({@code docs/protocol.md#transport}, {@code docs/protocol.md#backup-session}, {@code docs/protocol.md#reader-session}):
  * TLS with the JDK engine and certificate trust by the JDK trust store or a pinned SHA-256
  * fingerprint ({@link org.jpbs.client.http.TlsTrust}), plain HTTP/1.1 requests for the REST API
  * ({@link org.jpbs.client.http.HttpsConnection}), and the PBS upgrade from HTTP/1.1 to HTTP/2

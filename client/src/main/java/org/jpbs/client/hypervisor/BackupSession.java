@@ -28,8 +28,7 @@ import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
- * Writes one snapshot to a remote datastore the way a hypervisor's backup job does (spec
- * {@code pbs-protocol.md} §2; the role of {@code proxmox-backup-qemu}): register images, write
+ * Writes one snapshot to a remote datastore the way a hypervisor's backup job does ({@code docs/protocol.md#backup-session}; the role of {@code proxmox-backup-qemu}): register images, write
  * their 4 MiB chunks from any number of threads in any order, add configuration blobs, finish.
  *
  * <pre>{@code
@@ -50,16 +49,16 @@ import org.jpbs.core.manifest.FileEntry;
  * session, and returns once the chunk is stored on the server. Appends to the index are batched.
  *
  * <p>Incremental backup ({@link #registerImage(String, long, BitSet)}): the server pre-fills the
- * new index from the previous snapshot's index of the same image ({@code reuse-csum}, §2.6), so
+ * new index from the previous snapshot's index of the same image ({@code reuse-csum}, {@code docs/protocol.md#closing-an-index}), so
  * only the dirty chunks are written. {@link #abort} (or {@link #close()} before {@link #finish})
- * drops the connection; the server then removes the unfinished snapshot (§2.8).
+ * drops the connection; the server then removes the unfinished snapshot ({@code docs/protocol.md#end-abort-and-cleanup}).
  *
  * <p>All methods are thread-safe. Failures are {@link IOException}s with one-line messages;
  * misuse (bad offsets, unknown image ids) is an {@link IllegalArgumentException} or
  * {@link IllegalStateException}.
  */
 public final class BackupSession implements AutoCloseable {
-    /** The chunk size of images: 4 MiB (the server's fixed chunk size, §2.4). */
+    /** The chunk size of images: 4 MiB (the server's fixed chunk size, {@code docs/protocol.md#chunk-upload-and-known-chunks}). */
     public static final int CHUNK_SIZE = FileFormats.DEFAULT_FIXED_CHUNK_SIZE;
 
     /**
@@ -68,7 +67,7 @@ public final class BackupSession implements AutoCloseable {
      * @param uploadConcurrency chunk uploads in flight at most (default 16)
      * @param compress          zstd-compress chunks and blobs (kept only if smaller; default true)
      * @param crypt             encrypt chunks and configs with this key and sign the manifest
-     *                          (spec {@code pbs-formats.md} §1, §2, §8), or null (default)
+     *                          ({@code docs/formats.md#datablob}, {@code docs/formats.md#chunks-and-digests}, {@code docs/formats.md#manifest-indexjsonblob}), or null (default)
      */
     public record Options(int uploadConcurrency, boolean compress, CryptConfig crypt) {
         /** 16 uploads in flight, compression on, no encryption. */

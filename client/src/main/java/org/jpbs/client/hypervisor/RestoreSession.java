@@ -27,7 +27,7 @@ import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.BackupManifest;
 
 /**
- * Reads one snapshot of a remote datastore for a hypervisor (spec {@code pbs-protocol.md} §3):
+ * Reads one snapshot of a remote datastore for a hypervisor ({@code docs/protocol.md#reader-session}):
  * random access to images ({@link #readAt}, e.g. for a live-restore block driver) and whole
  * image restores with parallel chunk fetches ({@link #restoreImage}).
  *

@@ -28,17 +28,17 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
- * One backup session (spec {@code pbs-protocol.md} §2): the calls of the writer protocol over
+ * One backup session ({@code docs/protocol.md#backup-session}): the calls of the writer protocol over
  * an upgraded HTTP/2 connection.
  *
  * <p>Chunk uploads ({@link #uploadChunk}) are asynchronous: up to {@code uploadConcurrency}
  * run at once (the caller blocks for a free slot), each digest is uploaded at most once per
- * session (the server's known-chunk set is per session, §2.4), and the first failure is kept and
+ * session (the server's known-chunk set is per session, {@code docs/protocol.md#chunk-upload-and-known-chunks}), and the first failure is kept and
  * rethrown by every later call. Index appends name only chunks whose upload finished
  * ({@link #awaitChunk}). All other calls are synchronous.
  *
  * <p>{@link #close()} without a successful {@link #finish} drops the connection, which makes
- * the server remove the unfinished snapshot (§2.8).
+ * the server remove the unfinished snapshot ({@code docs/protocol.md#end-abort-and-cleanup}).
  */
 public final class BackupClient implements AutoCloseable {
     /** Name of the manifest blob. */
@@ -89,7 +89,7 @@ public final class BackupClient implements AutoCloseable {
         return uploadConcurrency;
     }
 
-    // ---- previous snapshot (§2.4, §2.9 step 2) -------------------------------------------------
+    // ---- previous snapshot (docs/protocol.md#chunk-upload-and-known-chunks, docs/protocol.md#what-a-client-does-step-by-step step 2) -------------------------------------------------
 
     /** {@code GET /previous_backup_time}: the time of the group's last finished snapshot, if any. */
     public synchronized OptionalLong previousBackupTime() throws IOException {
@@ -140,7 +140,7 @@ public final class BackupClient implements AutoCloseable {
                 .check(what).body();
     }
 
-    // ---- fixed index (§2.4-§2.6) -------------------------------------------------------------
+    // ---- fixed index (docs/protocol.md#chunk-upload-and-known-chunks, docs/protocol.md#appending, docs/protocol.md#closing-an-index) -------------------------------------------------------------
 
     /**
      * {@code POST /fixed_index}: opens a fixed index writer.
@@ -261,7 +261,7 @@ public final class BackupClient implements AutoCloseable {
         }
     }
 
-    /** {@code POST /fixed_close?wid=&chunk-count=&size=&csum=} (§2.6). */
+    /** {@code POST /fixed_close?wid=&chunk-count=&size=&csum=} ({@code docs/protocol.md#closing-an-index}). */
     public void closeFixed(int wid, long chunkCount, long size, Digest csum) throws IOException {
         ensureUsable();
         Query q = Query.of().add("wid", wid).add("chunk-count", chunkCount).add("size", size).add("csum", csum.hex());
@@ -269,7 +269,7 @@ public final class BackupClient implements AutoCloseable {
         await(h2.call("POST", "/fixed_close", q.toString(), FORM, null), what).check(what);
     }
 
-    // ---- blobs, manifest, finish (§2.7) ------------------------------------------------------
+    // ---- blobs, manifest, finish (docs/protocol.md#blobs-the-manifest-and-finish) ------------------------------------------------------
 
     /** {@code POST /blob?file-name=&encoded-size=} with the raw blob. */
     public void uploadBlob(String serverName, DataBlob blob) throws IOException {

@@ -8,8 +8,7 @@ import java.util.Map;
 import org.jpbs.client.http.TlsTrust;
 
 /**
- * How the client proves who it is and which server certificate it trusts (spec
- * {@code pbs-protocol.md} §4.2).
+ * How the client proves who it is and which server certificate it trusts ({@code docs/protocol.md#authentication}).
  *
  * @param secret      the password of a user repository (ticket login) or the secret of an API
  *                    token repository; null if none was given

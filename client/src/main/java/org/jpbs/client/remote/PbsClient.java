@@ -14,7 +14,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 
 /**
  * Talks to one remote repository: authenticates, makes REST calls and opens backup and reader
- * sessions (spec {@code pbs-protocol.md} §2.1, §3, §4.2).
+ * sessions ({@code docs/protocol.md#backup-upgrade}, {@code docs/protocol.md#reader-session}, {@code docs/protocol.md#authentication}).
  *
  * <p>Authentication: for a token repository ({@code user@realm!name@host:store}) every request
  * carries {@code Authorization: PBSAPIToken=<tokenid>:<secret>}; for a user repository the
@@ -23,9 +23,9 @@ import org.jpbs.core.api.BackupSnapshotRef;
  * one kept-alive HTTP/1.1 connection; each session gets its own connection. Thread-safe.
  */
 public final class PbsClient implements AutoCloseable {
-    /** Upgrade protocol name of a backup session (§2.1). */
+    /** Upgrade protocol name of a backup session ({@code docs/protocol.md#backup-upgrade}). */
     public static final String BACKUP_PROTOCOL = "proxmox-backup-protocol-v1";
-    /** Upgrade protocol name of a reader session (§3). */
+    /** Upgrade protocol name of a reader session ({@code docs/protocol.md#reader-session}). */
     public static final String READER_PROTOCOL = "proxmox-backup-reader-protocol-v1";
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
@@ -108,7 +108,7 @@ public final class PbsClient implements AutoCloseable {
     }
 
     /**
-     * Starts a backup session for a new snapshot (§2.1): {@code GET /api2/json/backup?backup-id=
+     * Starts a backup session for a new snapshot ({@code docs/protocol.md#backup-upgrade}): {@code GET /api2/json/backup?backup-id=
      * &backup-time=&backup-type=&benchmark=false&debug=false[&ns=]&store=} with the upgrade.
      *
      * @throws org.jpbs.client.http.HttpStatusException if the server refuses (e.g. "backup timestamp is older than last backup.")
@@ -131,7 +131,7 @@ public final class PbsClient implements AutoCloseable {
         return upgrade("/api2/json/backup?" + q, BACKUP_PROTOCOL);
     }
 
-    /** Starts a reader session on an existing snapshot (§3). */
+    /** Starts a reader session on an existing snapshot ({@code docs/protocol.md#reader-session}). */
     public H2Session startReader(BackupSnapshotRef ref) throws IOException {
         Query q = Query.of().add("backup-id", ref.group().id()).add("backup-time", ref.time())
                 .add("backup-type", ref.group().type().text()).add("debug", "false")

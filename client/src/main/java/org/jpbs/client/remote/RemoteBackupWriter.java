@@ -13,8 +13,7 @@ import org.jpbs.core.manifest.FileEntry;
 /**
  * The {@link ChunkSink} of one fixed index in a backup session, for the image backup engine
  * ({@link org.jpbs.client.backup.ImageBackup}): hashing and compression stay in the engine's
- * workers, this class only decides what goes over the network (spec {@code pbs-protocol.md}
- * §2.4-§2.6, §2.9).
+ * workers, this class only decides what goes over the network ({@code docs/protocol.md#chunk-upload-and-known-chunks}, {@code docs/protocol.md#appending}, {@code docs/protocol.md#closing-an-index}, {@code docs/protocol.md#what-a-client-does-step-by-step}).
  *
  * <ul>
  * <li>{@link #isKnown}: the digest is listed by the previous snapshot's index of the same archive

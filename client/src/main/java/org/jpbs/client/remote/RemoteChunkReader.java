@@ -22,7 +22,7 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
- * A reader session on one snapshot (spec {@code pbs-protocol.md} §3): the manifest is
+ * A reader session on one snapshot ({@code docs/protocol.md#reader-session}): the manifest is
  * downloaded when the session opens, indexes and blobs on request (each checked against the
  * manifest: size and checksum), and chunks with {@code GET /chunk?digest=} — many at once as an
  * asynchronous {@link ChunkFetcher}, or one at a time as a blocking {@link ChunkSource}. The

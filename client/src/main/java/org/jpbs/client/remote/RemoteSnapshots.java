@@ -14,8 +14,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.api.BackupType;
 
 /**
- * Snapshot and namespace listings of a remote datastore over the REST API (spec
- * {@code pbs-protocol.md} §4.4): {@code GET /api2/json/admin/datastore/{store}/snapshots} and
+ * Snapshot and namespace listings of a remote datastore over the REST API ({@code docs/api.md#admindatastorestore}): {@code GET /api2/json/admin/datastore/{store}/snapshots} and
  * {@code .../namespace}.
  */
 public final class RemoteSnapshots {

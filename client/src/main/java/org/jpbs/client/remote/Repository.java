@@ -5,8 +5,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Where backups go: a remote datastore {@code [[auth-id@]host[:port]:]datastore} (spec
- * {@code pbs-protocol.md} §4.2, "Repository syntax") or a local datastore directory.
+ * Where backups go: a remote datastore {@code [[auth-id@]host[:port]:]datastore} ({@code docs/protocol.md#authentication}, "Repository syntax") or a local datastore directory.
  *
  * <p>Parsing ({@link #parse}): a string starting with {@code /}, {@code .} or {@code ~}, or one
  * without a {@code :} that contains a {@code /} ({@code sub/dir}), is a local path. A bare name

@@ -6,7 +6,7 @@ import org.jpbs.core.digest.Digest;
 
 /**
  * An asynchronous source of encoded chunks, e.g. {@code GET /chunk?digest=} of a reader session
- * (spec {@code pbs-protocol.md} §3). Decoding and verifying is left to the caller's workers,
+ * ({@code docs/protocol.md#reader-session}). Decoding and verifying is left to the caller's workers,
  * so a network thread only moves bytes.
  */
 @FunctionalInterface

@@ -16,8 +16,7 @@ import org.jpbs.core.index.IndexFile;
  * <p>A pool of {@code workers} threads reads and decodes chunks ({@link ChunkSource#readChunk}),
  * at most {@code window} at a time (default {@code 2 * workers + 2}). Every decoded chunk is
  * checked: its length must equal the index's chunk length and, if {@code verify} is on
- * (default), its SHA-256 (with a key: SHA-256(data ‖ id_key)) must equal its digest (spec
- * {@code pbs-formats.md} §2) — otherwise a {@link CorruptDataException} naming the chunk.
+ * (default), its SHA-256 (with a key: SHA-256(data ‖ id_key)) must equal its digest ({@code docs/formats.md#chunks-and-digests}) — otherwise a {@link CorruptDataException} naming the chunk.
  *
  * <p>Two kinds of target:
  * <ul>

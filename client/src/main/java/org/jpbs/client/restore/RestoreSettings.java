@@ -52,7 +52,7 @@ public abstract sealed class RestoreSettings<T extends RestoreSettings<T>> permi
 
     /**
      * Check each decoded chunk's SHA-256 (with a key: SHA-256(data ‖ id_key)) against its digest
-     * (default on; spec {@code pbs-formats.md} §2).
+     * (default on; {@code docs/formats.md#chunks-and-digests}).
      */
     public T verify(boolean on) {
         this.verify = on;

@@ -10,7 +10,7 @@ import org.jpbs.core.index.IndexFile;
  * Zero-chunk digests of a fixed index (at most two lengths: the chunk size and the last
  * chunk's length) and a shared read-only zero buffer. A dynamic index has variable chunk
  * lengths; its zero chunks are not recognised by digest. With a key the digests are keyed
- * (spec {@code pbs-formats.md} §2).
+ * ({@code docs/formats.md#chunks-and-digests}).
  */
 final class ZeroDigests {
     private final Digest full;

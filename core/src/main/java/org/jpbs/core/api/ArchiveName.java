@@ -1,7 +1,7 @@
 package org.jpbs.core.api;
 
 /**
- * Archive file names inside a snapshot (spec {@code pbs-formats.md} §7, §8): the server name
+ * Archive file names inside a snapshot ({@code docs/formats.md#datastore-layout}, {@code docs/formats.md#manifest-indexjsonblob}): the server name
  * ends in {@code .fidx}, {@code .didx} or {@code .blob}; the client-side name maps to it by
  * its extension.
  */

@@ -3,7 +3,7 @@ package org.jpbs.core.api;
 import java.util.Objects;
 
 /**
- * A backup group (spec {@code pbs-formats.md} §7): a type and a safe-id within a namespace,
+ * A backup group ({@code docs/formats.md#datastore-layout}): a type and a safe-id within a namespace,
  * written {@code vm/100}.
  *
  * @param ns   the namespace

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A backup namespace (spec {@code pbs-formats.md} §7): a path of up to 7 safe-id components,
+ * A backup namespace ({@code docs/formats.md#datastore-layout}): a path of up to 7 safe-id components,
  * written {@code a/b} (the root is the empty string) and stored on disk as
  * {@code ns/a/ns/b}. Immutable value class.
  */

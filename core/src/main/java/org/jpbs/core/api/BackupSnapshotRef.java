@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A snapshot (spec {@code pbs-formats.md} §7): a group and a time, written
+ * A snapshot ({@code docs/formats.md#datastore-layout}): a group and a time, written
  * {@code vm/100/2023-11-14T22:13:20Z}. Times are epoch seconds shown as RFC 3339 UTC with
  * second precision.
  *

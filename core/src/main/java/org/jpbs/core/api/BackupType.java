@@ -1,6 +1,6 @@
 package org.jpbs.core.api;
 
-/** The type of a backup group (spec {@code pbs-formats.md} §7): {@code vm}, {@code ct} or {@code host}. */
+/** The type of a backup group ({@code docs/formats.md#datastore-layout}): {@code vm}, {@code ct} or {@code host}. */
 public enum BackupType {
     VM("vm"),
     CT("ct"),

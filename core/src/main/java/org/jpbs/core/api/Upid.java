@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A PBS task id, "UPID" (spec {@code pbs-protocol.md} §4.5):
+ * A PBS task id, "UPID" ({@code docs/datastore-config.md#tasks}):
  * {@code UPID:<node>:<pid>:<pstart>:<task id>:<start time>:<worker type>:<worker id>:<auth id>:}
  * with every number upper-case hex, zero-padded to 8 digits, and the worker id escaped
  * systemd-style ({@code /} becomes {@code -}, every byte other than {@code [A-Za-z0-9_.]} (and a

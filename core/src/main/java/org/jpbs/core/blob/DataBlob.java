@@ -14,7 +14,7 @@ import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.errors.EncryptedDataException;
 
 /**
- * An immutable wrapper of the raw bytes of a DataBlob (spec {@code pbs-formats.md} §1): a
+ * An immutable wrapper of the raw bytes of a DataBlob ({@code docs/formats.md#datablob}): a
  * {@code *.blob} file or a chunk file. Layout: magic (8 bytes), CRC32 of everything after the
  * header (u32 LE at offset 8), then the payload; the header is 12 bytes for unencrypted blobs
  * and 44 bytes (plus IV 16 and GCM tag 16) for encrypted ones. The payload is the data itself
@@ -67,7 +67,7 @@ public final class DataBlob {
     }
 
     /**
-     * Encodes {@code data[off, off+len)} as an encrypted blob (spec §1): compressed first (zstd
+     * Encodes {@code data[off, off+len)} as an encrypted blob ({@code docs/formats.md#datablob}): compressed first (zstd
      * level 1, kept only if strictly shorter than the data), then AES-256-GCM with a random
      * 16-byte IV; header = magic, CRC32 of the ciphertext, IV, tag (44 bytes).
      *

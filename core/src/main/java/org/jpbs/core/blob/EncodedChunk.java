@@ -6,7 +6,7 @@ import org.jpbs.core.digest.Digest;
 
 /**
  * A chunk ready to store or upload: its name, its encoded blob and its plaintext length
- * (spec {@code pbs-formats.md} §2). For unencrypted chunks the digest is SHA-256 of the
+ * ({@code docs/formats.md#chunks-and-digests}). For unencrypted chunks the digest is SHA-256 of the
  * plaintext, not of the blob bytes; for encrypted ones SHA-256(plaintext ‖ id_key).
  *
  * @param digest the chunk digest (32 bytes)
@@ -36,7 +36,7 @@ public record EncodedChunk(Digest digest, DataBlob blob, int size) {
     /**
      * Hashes and encodes {@code data[off, off+len)} as a chunk for {@code crypt}: without a key
      * as {@link #encode(byte[], int, int, boolean)}; with a key the digest is
-     * SHA-256(data ‖ id_key) and the blob is compressed, then AES-256-GCM encrypted (spec §1, §2).
+     * SHA-256(data ‖ id_key) and the blob is compressed, then AES-256-GCM encrypted ({@code docs/formats.md#datablob}, {@code docs/formats.md#chunks-and-digests}).
      *
      * @param crypt the key, or null
      */
@@ -48,7 +48,7 @@ public record EncodedChunk(Digest digest, DataBlob blob, int size) {
         return new EncodedChunk(d, DataBlob.encodeEncrypted(data, off, len, compress, crypt), len);
     }
 
-    /** The digest of a chunk's plaintext: SHA-256, or SHA-256(data ‖ id_key) with a key (spec §2). */
+    /** The digest of a chunk's plaintext: SHA-256, or SHA-256(data ‖ id_key) with a key ({@code docs/formats.md#chunks-and-digests}). */
     public static Digest digest(byte[] data, int off, int len, CryptConfig crypt) {
         return crypt == null ? Digest.sha256(data, off, len) : crypt.computeDigest(data, off, len);
     }

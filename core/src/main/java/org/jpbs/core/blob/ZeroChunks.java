@@ -6,7 +6,7 @@ import org.jpbs.core.FileFormats;
 import org.jpbs.core.digest.Digest;
 
 /**
- * All-zero chunks (spec {@code pbs-formats.md} §2): a fixed index stores an empty region as an
+ * All-zero chunks ({@code docs/formats.md#chunks-and-digests}): a fixed index stores an empty region as an
  * ordinary chunk whose digest is SHA-256 of {@code size} zero bytes. Digests and compressed
  * blobs are computed once per size and cached.
  */

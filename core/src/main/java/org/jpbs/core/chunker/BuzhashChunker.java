@@ -3,7 +3,7 @@ package org.jpbs.core.chunker;
 import java.util.Objects;
 
 /**
- * The PBS content-defined chunker (spec {@code pbs-formats.md} §5): a rolling buzhash over a
+ * The PBS content-defined chunker ({@code docs/formats.md#chunker-for-dynamic-archives}): a rolling buzhash over a
  * 64-byte window. For an average size {@code avg} (a power of two): minimum chunk
  * {@code avg/4}, maximum {@code avg*4}, mask {@code 2*avg-1}, and a cut when
  * {@code (h & mask) >= mask-2} once the chunk is at least the minimum; a chunk that reaches the

@@ -1,8 +1,7 @@
 package org.jpbs.core.chunker;
 
 /**
- * The 256-entry buzhash table of the casync chunker that the PBS chunker uses (spec
- * {@code pbs-formats.md} §5). SHA-256 of the table written as 256 little-endian u32 is
+ * The 256-entry buzhash table of the casync chunker that the PBS chunker uses ({@code docs/formats.md#chunker-for-dynamic-archives}). SHA-256 of the table written as 256 little-endian u32 is
  * {@code 5b52080d38287da9d2e278466e3e0db7ec98e5e8b226f50612a56fa012b1f660}; the test suite
  * checks that. Generated once from {@code vectors/buzhash-table.txt}.
  */

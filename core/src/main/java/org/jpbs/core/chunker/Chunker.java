@@ -1,7 +1,7 @@
 package org.jpbs.core.chunker;
 
 /**
- * Finds chunk boundaries in a byte stream fed in pieces (spec {@code pbs-formats.md} §5).
+ * Finds chunk boundaries in a byte stream fed in pieces ({@code docs/formats.md#chunker-for-dynamic-archives}).
  *
  * <p>Usage: call {@link #scan} with the next piece. A result {@code n > 0} means a chunk ends
  * after {@code data[off+n-1]}; the chunker state is then reset and the caller calls again with

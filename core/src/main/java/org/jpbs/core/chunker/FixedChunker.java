@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * Cuts the stream into slices of exactly {@code chunkSize} bytes (the last one may be shorter),
- * like the client's fixed chunk stream for images (spec {@code pbs-formats.md} §3, §5).
+ * like the client's fixed chunk stream for images ({@code docs/formats.md#fixed-index-fidx}, {@code docs/formats.md#chunker-for-dynamic-archives}).
  */
 public final class FixedChunker implements Chunker {
     private final int chunkSize;

@@ -14,7 +14,7 @@ import org.bouncycastle.crypto.params.KeyParameter;
 import org.jpbs.core.digest.Digest;
 
 /**
- * An encryption key and what PBS derives from it (spec {@code pbs-formats.md} §2, §8, §11):
+ * An encryption key and what PBS derives from it ({@code docs/formats.md#chunks-and-digests}, {@code docs/formats.md#manifest-indexjsonblob}, {@code docs/formats.md#key-files}):
  * <ul>
  * <li>{@code id_key} = PBKDF2-HMAC-SHA256(password = the 32 key bytes, salt {@code "_id_key"},
  *     10 iterations, 32 bytes);</li>
@@ -29,7 +29,7 @@ import org.jpbs.core.digest.Digest;
 public final class CryptConfig {
     /** Key length in bytes (AES-256). */
     public static final int KEY_LENGTH = 32;
-    /** IV length in bytes: 16, not GCM's usual 12 (spec §1). */
+    /** IV length in bytes: 16, not GCM's usual 12 ({@code docs/formats.md#datablob}). */
     public static final int IV_LENGTH = 16;
     /** GCM tag length in bytes. */
     public static final int TAG_LENGTH = 16;
@@ -105,7 +105,7 @@ public final class CryptConfig {
         return idKey.clone();
     }
 
-    /** Digest of an encrypted chunk: SHA-256({@code data[off, off+len)} ‖ id_key), spec §2. */
+    /** Digest of an encrypted chunk: SHA-256({@code data[off, off+len)} ‖ id_key), {@code docs/formats.md#chunks-and-digests}. */
     public Digest computeDigest(byte[] data, int off, int len) {
         MessageDigest md = Digest.newSha256();
         md.update(data, off, len);
@@ -113,7 +113,7 @@ public final class CryptConfig {
         return Digest.of(md.digest());
     }
 
-    /** HMAC-SHA256 keyed with id_key over {@code data} (32 bytes): the manifest signature, spec §8. */
+    /** HMAC-SHA256 keyed with id_key over {@code data} (32 bytes): the manifest signature, {@code docs/formats.md#manifest-indexjsonblob}. */
     public byte[] authTag(byte[] data) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * The fingerprint of an encryption key (spec {@code pbs-formats.md} §11): 32 bytes, written as
+ * The fingerprint of an encryption key ({@code docs/formats.md#key-files}): 32 bytes, written as
  * lowercase hex pairs joined by {@code :} (95 characters). The PBS client shows only the first
  * 8 bytes ({@link #shortForm()}). Immutable.
  */

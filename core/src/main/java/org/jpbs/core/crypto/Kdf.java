@@ -3,7 +3,7 @@ package org.jpbs.core.crypto;
 import java.util.Locale;
 
 /**
- * How a key file protects its key (spec {@code pbs-formats.md} §11): not at all, or with a key
+ * How a key file protects its key ({@code docs/formats.md#key-files}): not at all, or with a key
  * derived from a passphrase by scrypt (N=65536, r=8, p=1; the PBS default) or PBKDF2-HMAC-SHA256
  * (65535 iterations), each with a 32-byte random salt.
  */

@@ -25,7 +25,7 @@ import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.errors.CryptoException;
 
 /**
- * A PBS key file (spec {@code pbs-formats.md} §11): the JSON object
+ * A PBS key file ({@code docs/formats.md#key-files}): the JSON object
  * {@code {"kdf", "created", "modified", "data", "fingerprint"[, "hint"]}} in that field order.
  * {@code kdf} is null (then {@code data} is the raw 32-byte key) or scrypt/PBKDF2 parameters
  * (then {@code data} = IV 16 ‖ tag 16 ‖ AES-256-GCM(derived key, IV)(key 32), 64 bytes);

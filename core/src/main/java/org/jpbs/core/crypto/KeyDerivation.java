@@ -4,7 +4,7 @@ import java.util.Objects;
 import org.bouncycastle.crypto.generators.SCrypt;
 
 /**
- * The parameters of a key file's {@code kdf} field (spec {@code pbs-formats.md} §11):
+ * The parameters of a key file's {@code kdf} field ({@code docs/formats.md#key-files}):
  * {@code {"Scrypt":{"n","r","p","salt"}}} or {@code {"PBKDF2":{"iter","salt"}}}. Derives the
  * 32-byte key that encrypts the stored key from a passphrase (raw bytes). Immutable.
  *

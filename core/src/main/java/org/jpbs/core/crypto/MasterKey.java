@@ -31,7 +31,7 @@ import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.errors.CryptoException;
 
 /**
- * RSA master keys (spec {@code pbs-formats.md} §11, "Related files"): with a master public key,
+ * RSA master keys ({@code docs/formats.md#key-files}, "Related files"): with a master public key,
  * every encrypted backup also stores {@code rsa-encrypted.key.blob}, the compact JSON of an
  * unprotected key file (creation time kept) encrypted with RSA PKCS#1 v1.5 and wrapped in an
  * uncompressed, unencrypted DataBlob; the master private key recovers the key from it.

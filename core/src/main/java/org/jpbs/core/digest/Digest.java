@@ -8,7 +8,7 @@ import java.util.HexFormat;
 
 /**
  * A 32-byte SHA-256 digest: the name of a chunk and the checksum of an index
- * (spec {@code pbs-formats.md} §2). Immutable value class; equality and hash code are
+ * ({@code docs/formats.md#chunks-and-digests}). Immutable value class; equality and hash code are
  * computed over the four 64-bit words, so it is cheap to use as a map key.
  *
  * <p>As text it is 64 lowercase hex characters.
@@ -137,7 +137,7 @@ public final class Digest implements Comparable<Digest> {
         return HEX.toHexDigits(w0) + HEX.toHexDigits(w1) + HEX.toHexDigits(w2) + HEX.toHexDigits(w3);
     }
 
-    /** The first two bytes as 4 hex characters: the {@code .chunks} subdirectory name (spec §6). */
+    /** The first two bytes as 4 hex characters: the {@code .chunks} subdirectory name ({@code docs/formats.md#chunk-store-chunks}). */
     public String prefix() {
         return HEX.toHexDigits((short) (w0 >>> 48));
     }

@@ -4,8 +4,7 @@ import java.io.IOException;
 
 /**
  * The data is encrypted and no key was given: "encrypted, key needed". Thrown when an
- * encrypted blob or chunk (magics {@code 7b6785be222d4cf0}, {@code e6591bbf0bbfd80b}, spec
- * {@code pbs-formats.md} §1) is decoded without a key.
+ * encrypted blob or chunk (magics {@code 7b6785be222d4cf0}, {@code e6591bbf0bbfd80b}, {@code docs/formats.md#datablob}) is decoded without a key.
  */
 public class EncryptedDataException extends IOException {
     private final String resource;

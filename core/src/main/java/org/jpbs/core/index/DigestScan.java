@@ -8,8 +8,7 @@ import org.jpbs.core.errors.CorruptDataException;
 
 /**
  * The digests of an index file read in place, without one object per chunk: for passes over
- * millions of index entries (garbage collection marks every chunk of every index, spec
- * {@code pbs-datastore-ops.md} §1.4). Validates the file exactly as {@link FixedIndex#read} and
+ * millions of index entries (garbage collection marks every chunk of every index, {@code docs/gc.md#garbage-collection}). Validates the file exactly as {@link FixedIndex#read} and
  * {@link DynamicIndex#read} do (magic, lengths, increasing end offsets) and exposes each digest
  * as four big-endian 64-bit words, or as a {@link Digest} on demand. Immutable view of the buffer.
  */

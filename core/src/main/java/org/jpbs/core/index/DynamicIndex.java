@@ -13,7 +13,7 @@ import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 
 /**
- * A dynamic chunk index ({@code .didx}, spec {@code pbs-formats.md} §4), used for pxar archives
+ * A dynamic chunk index ({@code .didx}, {@code docs/formats.md#dynamic-index-didx}), used for pxar archives
  * and catalogs. Header (4096 bytes): magic, uuid (offset 8), ctime i64 LE (24), index csum
  * (32). Body: 40-byte entries {@code end_offset u64 LE, digest[32]}; end offsets are exclusive,
  * strictly increasing, the first chunk starts at 0, and the last end offset is the stream size.
@@ -167,7 +167,7 @@ public final class DynamicIndex implements IndexFile {
         return uuid;
     }
 
-    /** Creation time from the header, epoch seconds (not reliable, spec §4). */
+    /** Creation time from the header, epoch seconds (not reliable, {@code docs/formats.md#dynamic-index-didx}). */
     public long ctime() {
         return ctime;
     }

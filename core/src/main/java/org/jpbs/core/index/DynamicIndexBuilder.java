@@ -6,7 +6,7 @@ import java.util.UUID;
 import org.jpbs.core.digest.Digest;
 
 /**
- * Appends chunks of a dynamic index (spec {@code pbs-formats.md} §4) in stream order, then
+ * Appends chunks of a dynamic index ({@code docs/formats.md#dynamic-index-didx}) in stream order, then
  * builds the {@link DynamicIndex}. Not thread-safe.
  */
 public final class DynamicIndexBuilder {

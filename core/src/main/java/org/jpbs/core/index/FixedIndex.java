@@ -12,7 +12,7 @@ import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 
 /**
- * A fixed-size chunk index ({@code .fidx}, spec {@code pbs-formats.md} §3), used for images.
+ * A fixed-size chunk index ({@code .fidx}, {@code docs/formats.md#fixed-index-fidx}), used for images.
  * Header (4096 bytes, LE): magic, uuid (offset 8), ctime i64 (24), index csum (32), image size
  * u64 (64), chunk size u64 (72). Body: {@code ceil(size / chunkSize)} digests of 32 bytes, no
  * offsets; chunk {@code i} covers {@code [i*chunkSize, min((i+1)*chunkSize, size))}. The index

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jpbs.core.digest.Digest;
 
 /**
- * Collects the digests of a fixed index (spec {@code pbs-formats.md} §3) in any order, from
+ * Collects the digests of a fixed index ({@code docs/formats.md#fixed-index-fidx}) in any order, from
  * any number of threads, then builds the {@link FixedIndex}.
  */
 public final class FixedIndexBuilder {

@@ -3,7 +3,7 @@ package org.jpbs.core.index;
 import org.jpbs.core.digest.Digest;
 
 /**
- * A read view of a chunk index (spec {@code pbs-formats.md} §3, §4): an ordered list of chunks
+ * A read view of a chunk index ({@code docs/formats.md#fixed-index-fidx}, {@code docs/formats.md#dynamic-index-didx}): an ordered list of chunks
  * that together make one logical stream of {@link #size()} bytes. Chunk {@code i} covers the
  * byte range {@code [chunkStart(i), chunkEnd(i))} of that stream.
  */
@@ -28,7 +28,7 @@ public interface IndexFile {
         return (int) (chunkEnd(i) - chunkStart(i));
     }
 
-    /** Recomputes the index checksum (SHA-256 over the body, spec §3/§4) from the entries. */
+    /** Recomputes the index checksum (SHA-256 over the body, {@code docs/formats.md#fixed-index-fidx}, {@code docs/formats.md#dynamic-index-didx}) from the entries. */
     Digest computeCsum();
 
     /**

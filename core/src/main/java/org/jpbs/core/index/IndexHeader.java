@@ -11,7 +11,7 @@ import org.jpbs.core.FileFormats;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 
-/** Shared header helpers of the two index formats (spec §3, §4: magic 0, uuid 8, ctime 24, csum 32). */
+/** Shared header helpers of the two index formats ({@code docs/formats.md#fixed-index-fidx}, {@code docs/formats.md#dynamic-index-didx}: magic 0, uuid 8, ctime 24, csum 32). */
 final class IndexHeader {
     private IndexHeader() {}
 

@@ -24,7 +24,7 @@ import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 
 /**
- * The manifest of a snapshot, {@code index.json.blob} (spec {@code pbs-formats.md} §8):
+ * The manifest of a snapshot, {@code index.json.blob} ({@code docs/formats.md#manifest-indexjsonblob}):
  * backup type, id and time, the list of files with size and checksum, a free-form
  * {@code unprotected} object (key fingerprint, verify state, notes, upload statistics) and an
  * optional signature (lowercase hex HMAC-SHA256 of {@link #canonicalJson()}).
@@ -148,7 +148,7 @@ public final class BackupManifest {
     }
 
     /**
-     * The bytes a signature covers (spec §8): the manifest without {@code unprotected} and
+     * The bytes a signature covers ({@code docs/formats.md#manifest-indexjsonblob}): the manifest without {@code unprotected} and
      * {@code signature}, keys sorted by byte order, no whitespace.
      */
     public byte[] canonicalJson() {
@@ -159,7 +159,7 @@ public final class BackupManifest {
     public static final String KEY_FINGERPRINT = "key-fingerprint";
 
     /**
-     * Signs the manifest (spec §8): {@code signature} = lowercase hex of HMAC-SHA256(id_key,
+     * Signs the manifest ({@code docs/formats.md#manifest-indexjsonblob}): {@code signature} = lowercase hex of HMAC-SHA256(id_key,
      * {@link #canonicalJson()}), and {@code unprotected.key-fingerprint} = the key's fingerprint.
      * Call after the last file was added.
      */

@@ -1,7 +1,7 @@
 package org.jpbs.core.manifest;
 
 /**
- * How a file of a snapshot is protected (spec {@code pbs-formats.md} §8, manifest
+ * How a file of a snapshot is protected ({@code docs/formats.md#manifest-indexjsonblob}, manifest
  * {@code crypt-mode}): not at all, encrypted, or signed only.
  */
 public enum CryptMode {

@@ -4,7 +4,7 @@ import java.util.Objects;
 import org.jpbs.core.digest.Digest;
 
 /**
- * One file of a snapshot as listed in the manifest (spec {@code pbs-formats.md} §8). For a
+ * One file of a snapshot as listed in the manifest ({@code docs/formats.md#manifest-indexjsonblob}). For a
  * blob, {@code size} is the encoded blob length and {@code csum} the SHA-256 of the blob
  * bytes; for an index, {@code size} is the logical data size and {@code csum} the index csum.
  *

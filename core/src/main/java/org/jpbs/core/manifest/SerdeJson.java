@@ -16,8 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes Jackson trees the way serde_json writes a {@code serde_json::Value} (spec
- * {@code pbs-formats.md} §8): object keys sorted by UTF-8 byte order, minimal string escaping
+ * Writes Jackson trees the way serde_json writes a {@code serde_json::Value} ({@code docs/formats.md#manifest-indexjsonblob}): object keys sorted by UTF-8 byte order, minimal string escaping
  * ({@code \"}, {@code \\}, {@code \b \f \n \r \t}, other control characters as lowercase
  * {@code \\u} and four hex digits, {@code /} and non-ASCII unescaped), either pretty (2-space indent,
  * {@code "key": value}, {@code {}} and {@code []} when empty, no trailing newline) or canonical

@@ -16,7 +16,7 @@ import org.jpbs.core.errors.CryptoException;
 import org.jpbs.core.errors.EncryptedDataException;
 import org.junit.jupiter.api.Test;
 
-/** Encrypted DataBlobs (spec §1): 44-byte header, compress then encrypt, tag checked on decode. */
+/** Encrypted DataBlobs ({@code docs/formats.md#datablob}): 44-byte header, compress then encrypt, tag checked on decode. */
 class EncryptedBlobTest {
     private static final CryptConfig KEY = CryptConfig.of(seeded(1, 32));
     private static final CryptConfig OTHER = CryptConfig.of(seeded(2, 32));

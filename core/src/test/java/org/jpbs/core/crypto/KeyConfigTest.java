@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 
-/** Key files (spec §11): round trips for the three kdf choices, wrong passphrases, corrupt files. */
+/** Key files ({@code docs/formats.md#key-files}): round trips for the three kdf choices, wrong passphrases, corrupt files. */
 class KeyConfigTest {
     private static final byte[] PW = "correct horse".getBytes(StandardCharsets.UTF_8);
 

@@ -43,7 +43,7 @@ class BackupManifestTest {
         return mac.doFinal(data);
     }
 
-    /** PBKDF2-HMAC-SHA256 with one 32-byte block (the id_key derivation of spec §2). */
+    /** PBKDF2-HMAC-SHA256 with one 32-byte block (the id_key derivation of {@code docs/formats.md#chunks-and-digests}). */
     private static byte[] pbkdf2(byte[] password, byte[] salt, int iterations) throws Exception {
         byte[] block = new byte[salt.length + 4];
         System.arraycopy(salt, 0, block, 0, salt.length);

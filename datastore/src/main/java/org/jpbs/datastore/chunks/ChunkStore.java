@@ -21,7 +21,7 @@ import org.jpbs.datastore.os.StorageFullException;
 
 /**
  * The chunk store of a datastore: {@code <root>/.chunks/XXXX/<64-hex digest>}, each file one
- * raw DataBlob (spec {@code pbs-formats.md} §1, §6). Thread-safe and parallel: the insert
+ * raw DataBlob ({@code docs/formats.md#datablob}, {@code docs/formats.md#chunk-store-chunks}). Thread-safe and parallel: the insert
  * decision (stat, compare, rename) for a digest runs under one of 64 striped locks, the write
  * of the temporary file runs without any lock.
  *
@@ -114,7 +114,7 @@ public final class ChunkStore implements ChunkSource {
     }
 
     /**
-     * Stores a chunk following the PBS insert rules (spec §6 "Insert algorithm"), hardened
+     * Stores a chunk following the PBS insert rules ({@code docs/formats.md#chunk-store-chunks}), hardened
      * against chunk poisoning (docs {@code formats.md} "Chunk insert rule"). The existing
      * file, if any, is read and classified first: absent, empty (0 bytes), damaged (unknown
      * magic, shorter than its header, bad CRC), plain or encrypted.
@@ -268,7 +268,7 @@ public final class ChunkStore implements ChunkSource {
     }
 
     /**
-     * Reads a chunk file. A 0-byte file counts as absent (an evicted S3-cache entry, spec §6).
+     * Reads a chunk file. A 0-byte file counts as absent (an evicted S3-cache entry, {@code docs/formats.md#chunk-store-chunks}).
      *
      * @throws MissingChunkException if there is no (non-empty) file for the digest
      * @throws CorruptDataException  if the file is not a blob (too short, unknown magic); the CRC is not checked here
@@ -329,8 +329,7 @@ public final class ChunkStore implements ChunkSource {
 
     /**
      * Renames a corrupt chunk to {@code <digest>.<n>.bad} with the first {@code n} in 0..9 that
-     * does not exist yet ({@code .9.bad} is replaced if all exist), as verify does (spec
-     * {@code pbs-datastore-ops.md} §3.2). Under the digest's lock, so a concurrent insert either
+     * does not exist yet ({@code .9.bad} is replaced if all exist), as verify does ({@code docs/gc.md#verify}). Under the digest's lock, so a concurrent insert either
      * sees the chunk gone and writes a good copy, or wrote it before.
      *
      * @return the new name, or empty if the chunk file did not exist

@@ -21,7 +21,7 @@ import org.jpbs.datastore.lock.DatastoreLock;
 import org.jpbs.datastore.os.AtomicFiles;
 
 /**
- * Creates the on-disk skeleton of a datastore (spec {@code pbs-formats.md} §6 "Layout"):
+ * Creates the on-disk skeleton of a datastore ({@code docs/formats.md#chunk-store-chunks}):
  * root 0755, {@code .chunks} 0750 with the 65,536 subdirectories {@code 0000..ffff} (0750),
  * an empty {@code .lock} 0644. Refuses a path that is a file, a non-empty directory or already
  * a datastore; on failure removes whatever it created.

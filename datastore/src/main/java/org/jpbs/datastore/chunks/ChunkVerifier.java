@@ -8,7 +8,7 @@ import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.manifest.CryptMode;
 
 /**
- * Checks one stored chunk the way a PBS verify job does (spec {@code pbs-formats.md} §2, §6):
+ * Checks one stored chunk the way a PBS verify job does ({@code docs/formats.md#chunks-and-digests}, {@code docs/formats.md#chunk-store-chunks}):
  * the CRC always; the kind of chunk against the index that references it (an encrypted index
  * references only encrypted chunks, a plain or signed one only plain chunks); then an
  * unencrypted chunk is decoded and re-hashed, while an encrypted one, which the server cannot

@@ -3,8 +3,8 @@ package org.jpbs.datastore.chunks;
 import java.util.Locale;
 
 /**
- * The datastore {@code sync-level} tuning option (spec {@code pbs-formats.md} §6 step 5,
- * {@code pbs-datastore-ops.md} §4.1): how hard the datastore pushes written files to disk.
+ * The datastore {@code sync-level} tuning option ({@code docs/formats.md#chunk-store-chunks},
+ * {@code docs/datastore-config.md#datastorecfg}): how hard the datastore pushes written files to disk.
  */
 public enum SyncLevel {
     /** No explicit syncing; the kernel writes back when it likes. */

@@ -19,8 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Generation counters of the configuration files, shared by every jpbs process that uses the
- * same config directory — the jpbs counterpart of PBS's {@code ConfigVersionCache} (spec
- * {@code pbs-datastore-ops.md} §4.2). A 4 KiB file {@code <config>/.config-versions} is mapped
+ * same config directory — the jpbs counterpart of PBS's {@code ConfigVersionCache} ({@code docs/datastore-config.md#the-datastore-cache}). A 4 KiB file {@code <config>/.config-versions} is mapped
  * into memory (FFM {@link MemorySegment}); reading a counter is one volatile memory read (no
  * system call), and every write of {@code datastore.cfg} through jpbs increments its counter
  * atomically, so readers in all processes notice it on their next lookup.

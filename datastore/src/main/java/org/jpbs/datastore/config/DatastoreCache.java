@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
 import org.jpbs.datastore.snapshot.Datastore;
 
 /**
- * The in-process datastore cache (spec {@code pbs-datastore-ops.md} §4.2): name → datastore,
+ * The in-process datastore cache ({@code docs/datastore-config.md#the-datastore-cache}): name → datastore,
  * built from {@code datastore.cfg}, plus datastores given on the command line (a "static"
  * overlay; a name in the file wins over the same static name).
  *

@@ -10,8 +10,7 @@ import java.util.regex.Pattern;
 import org.jpbs.core.api.SafeId;
 
 /**
- * The typed view of one {@code datastore: <name>} section of {@code datastore.cfg} (spec
- * {@code pbs-datastore-ops.md} §4.1): {@code path} (required, absolute), {@code comment},
+ * The typed view of one {@code datastore: <name>} section of {@code datastore.cfg} ({@code docs/datastore-config.md#datastorecfg}): {@code path} (required, absolute), {@code comment},
  * {@code gc-schedule}, {@code prune-schedule}, {@code keep-*} ({@link KeepOptions}),
  * {@code verify-new}, {@code notify-user}, {@code notify}, {@code notification-mode},
  * {@code tuning} ({@link DatastoreTuning}), {@code maintenance-mode} ({@link MaintenanceMode}).
@@ -106,7 +105,7 @@ public final class DatastoreConfig {
         return property("comment");
     }
 
-    /** {@code gc-schedule} (a calendar event, spec §6). */
+    /** {@code gc-schedule} (a calendar event, {@code docs/datastore-config.md#datastorecfg}). */
     public Optional<String> gcSchedule() {
         return property("gc-schedule");
     }

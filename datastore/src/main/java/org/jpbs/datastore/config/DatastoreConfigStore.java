@@ -13,7 +13,7 @@ import java.util.function.UnaryOperator;
 import org.jpbs.datastore.os.AtomicFiles;
 
 /**
- * {@code <config>/datastore.cfg} on disk (spec {@code pbs-datastore-ops.md} §4.1, §4.2): reads
+ * {@code <config>/datastore.cfg} on disk ({@code docs/datastore-config.md#datastorecfg}, {@code docs/datastore-config.md#the-datastore-cache}): reads
  * it (through a replaceable {@link Reader}, so tests can count reads), and changes it in
  * read-modify-write cycles under {@code <config>/.datastore.lck}, written atomically (temp
  * file, fsync, rename, fsync of the directory), after which the shared generation

@@ -4,7 +4,7 @@ import java.io.IOException;
 
 /**
  * A datastore lookup that was refused: the name is not configured, the maintenance mode does
- * not allow the operation (spec {@code pbs-datastore-ops.md} §4.3), or the config file cannot
+ * not allow the operation ({@code docs/datastore-config.md#maintenance-mode}), or the config file cannot
  * be read or parsed. The message is the one line to show, e.g. {@code "datastore 'store1' is in
  * read-only maintenance mode: moving disks"} or {@code "no such datastore 'nope'"}.
  */

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.jpbs.datastore.chunks.SyncLevel;
 
 /**
- * The {@code tuning} property string of a datastore (spec {@code pbs-datastore-ops.md} §4.1),
+ * The {@code tuning} property string of a datastore ({@code docs/datastore-config.md#datastorecfg}),
  * typed, with the PBS defaults for keys that are not set:
  * <ul>
  * <li>{@code chunk-order} {@code inode} (default) | {@code none}: the order verify (and GC

@@ -7,8 +7,7 @@ import java.util.OptionalLong;
 
 /**
  * The prune retention options {@code keep-last}, {@code keep-hourly}, {@code keep-daily},
- * {@code keep-weekly}, {@code keep-monthly}, {@code keep-yearly} of a datastore (spec
- * {@code pbs-datastore-ops.md} §2, §4.1; legacy in PBS, where prune jobs replaced them). Each
+ * {@code keep-weekly}, {@code keep-monthly}, {@code keep-yearly} of a datastore ({@code docs/gc.md#prune}, {@code docs/datastore-config.md#datastorecfg}; legacy in PBS, where prune jobs replaced them). Each
  * is absent or at least 1. Immutable.
  *
  * @param values key (e.g. {@code keep-daily}) to count, only the keys that are set

@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code maintenance-mode} of a datastore (spec {@code pbs-datastore-ops.md} §4.3):
+ * The {@code maintenance-mode} of a datastore ({@code docs/datastore-config.md#maintenance-mode}):
  * {@code [type=]<type>[,message=<text>]}, the message percent-encoded (at most 64 characters,
  * no control characters). PBS 3.1.2 writes {@code read-only,message=moving disks} (vectors
  * {@code real-pbs/config/datastore.cfg}); both forms are read.

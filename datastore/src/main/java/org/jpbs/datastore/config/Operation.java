@@ -1,8 +1,7 @@
 package org.jpbs.datastore.config;
 
 /**
- * What an operation does to a datastore, for the maintenance-mode check (spec
- * {@code pbs-datastore-ops.md} §4.3): {@link #LOOKUP} only looks at in-memory state,
+ * What an operation does to a datastore, for the maintenance-mode check ({@code docs/datastore-config.md#maintenance-mode}): {@link #LOOKUP} only looks at in-memory state,
  * {@link #READ} reads (restore, listings, status), {@link #WRITE} changes data (backup, GC,
  * prune, forget).
  */

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * PBS "property strings", the values of {@code tuning} and {@code maintenance-mode} in
- * {@code datastore.cfg} (spec {@code pbs-datastore-ops.md} §4.1, §4.3): comma-separated
+ * {@code datastore.cfg} ({@code docs/datastore-config.md#datastorecfg}, {@code docs/datastore-config.md#maintenance-mode}): comma-separated
  * {@code key=value} items, optionally one leading bare value for a default key (e.g.
  * {@code read-only,message=moving disks}); a value may be double-quoted (with {@code \"} and
  * {@code \\} escapes) to contain commas. Stateless.

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /**
  * A PBS "section config" file kept line by line, so that parsing and writing it back gives the
  * same bytes — comments, blank lines, line endings, property order and unknown keys included
- * (spec {@code pbs-datastore-ops.md} §4.1; vectors {@code real-pbs/config/}). Syntax: a
+ * ({@code docs/datastore-config.md#datastorecfg}; vectors {@code real-pbs/config/}). Syntax: a
  * {@code type: id} header at column 0, then one {@code key value} line per property indented
  * with whitespace (PBS writes a TAB), a blank line after each section; lines whose first
  * non-blank character is {@code #} are comments.

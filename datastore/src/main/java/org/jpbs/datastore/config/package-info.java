@@ -1,6 +1,5 @@
 /**
- * The datastore configuration ({@code datastore.cfg} in the PBS section-config syntax, spec
- * {@code pbs-datastore-ops.md} §4): a lossless parser and writer ({@link
+ * The datastore configuration ({@code datastore.cfg} in the PBS section-config syntax, {@code docs/datastore-config.md}): a lossless parser and writer ({@link
  * org.jpbs.datastore.config.SectionConfigText}), the typed view of one datastore with its tuning
  * and maintenance mode ({@link org.jpbs.datastore.config.DatastoreConfig}), atomic writes under a
  * config lock with a cross-process generation counter ({@link

@@ -9,7 +9,7 @@ import org.jpbs.datastore.chunks.ChunkStore;
 import org.jpbs.datastore.os.FileStat;
 
 /**
- * The atime safety check at GC start (spec {@code pbs-datastore-ops.md} §1.3): the sweep trusts
+ * The atime safety check at GC start ({@code docs/gc.md#atime-safety-check}): the sweep trusts
  * atimes, so GC must not run on a file system that ignores atime updates (e.g. mounted
  * {@code noatime} on some systems, or a FUSE layer). The all-zero 4 MiB chunk is inserted if
  * missing; then its atime is set to one hour ago, read back, touched to "now" and read again.

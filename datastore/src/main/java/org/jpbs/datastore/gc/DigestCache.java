@@ -6,7 +6,7 @@ import org.jpbs.core.digest.Digest;
 
 /**
  * The mark phase's bounded set of recently touched digests (tuning {@code gc-cache-capacity},
- * spec {@code pbs-datastore-ops.md} §1.4 item 5): a digest found here was touched earlier in
+ * {@code docs/gc.md#garbage-collection}): a digest found here was touched earlier in
  * this run and is not touched again. Snapshots of a group are marked one after the other, so
  * incremental backups hit it for most of their chunks. Capacity 0 disables it.
  *

@@ -24,7 +24,7 @@ import org.jpbs.datastore.snapshot.WriterReferences;
 import org.jpbs.datastore.tuning.Tuning;
 
 /**
- * One garbage collection of a datastore (spec {@code pbs-datastore-ops.md} §1), safe next to
+ * One garbage collection of a datastore ({@code docs/gc.md#garbage-collection}), safe next to
  * running backups of any process ({@code docs/gc.md}):
  * <ol>
  * <li>takes the GC mutex ({@link WriterRegistry#lockGc}, one GC over all jpbs processes) and
@@ -266,7 +266,7 @@ public final class GarbageCollector {
     }
 
     /**
-     * The sweep cutoff (spec {@code pbs-datastore-ops.md} §1.2): {@code start - cutoff}, or
+     * The sweep cutoff ({@code docs/gc.md#garbage-collection}): {@code start - cutoff}, or
      * {@code oldestWriter - 5 min} if the oldest running writer started before that.
      */
     static Instant minAtime(Instant start, Duration cutoff, Instant oldestWriter) {

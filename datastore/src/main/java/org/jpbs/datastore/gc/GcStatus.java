@@ -13,7 +13,7 @@ import org.jpbs.core.errors.CorruptDataException;
 
 /**
  * The result of one garbage collection as PBS stores it in {@code <datastore>/.gc-status}
- * (spec {@code pbs-datastore-ops.md} §1.6): compact JSON with kebab-case keys in this order,
+ * ({@code docs/formats.md#gc-status}): compact JSON with kebab-case keys in this order,
  * the same fields PBS 3.1.2 writes. Byte counts are sizes of chunk files; "pending" chunks are
  * unreferenced but younger than the cutoff.
  *
@@ -101,7 +101,7 @@ public record GcStatus(String upid, long indexFileCount, long indexDataBytes, lo
         }
     }
 
-    /** Deduplication factor: index data bytes / disk bytes, 1.0 if nothing is on disk (spec §1.6). */
+    /** Deduplication factor: index data bytes / disk bytes, 1.0 if nothing is on disk ({@code docs/formats.md#gc-status}). */
     public double deduplicationFactor() {
         return diskBytes == 0 ? 1.0 : (double) indexDataBytes / diskBytes;
     }

@@ -16,8 +16,7 @@ import org.jpbs.datastore.os.DirHandle;
 import org.jpbs.datastore.snapshot.DatastoreLayout;
 
 /**
- * Directory listings of the mark phase, all through {@link GcFs} (spec
- * {@code pbs-datastore-ops.md} §1.4): the physical walk that finds every {@code .fidx}/{@code .didx}
+ * Directory listings of the mark phase, all through {@link GcFs} ({@code docs/gc.md#garbage-collection}): the physical walk that finds every {@code .fidx}/{@code .didx}
  * below the root (names starting with {@code .} skipped), and the logical listing of
  * namespaces, groups and snapshots. A permission error is fatal
  * ({@code "cannot continue garbage-collection safely, permission denied on <path>"}), except on

@@ -22,7 +22,7 @@ import org.jpbs.datastore.tuning.ChunkOrder;
 import org.jpbs.datastore.tuning.Tuning;
 
 /**
- * Phase 1 of garbage collection, mark (spec {@code pbs-datastore-ops.md} §1.4): lists every
+ * Phase 1 of garbage collection, mark ({@code docs/gc.md#garbage-collection}): lists every
  * index file by a walk of the tree, then marks namespace by namespace, group by group,
  * snapshots newest first, reading each index file and handing its entries to the
  * {@link TouchPool}, whose threads touch every digest the {@link DigestCache} has not seen in

@@ -17,7 +17,7 @@ import org.jpbs.datastore.os.DirHandle;
 import org.jpbs.datastore.os.FileStat;
 
 /**
- * Phase 2 of garbage collection, sweep (spec {@code pbs-datastore-ops.md} §1.5): threads take
+ * Phase 2 of garbage collection, sweep ({@code docs/gc.md#garbage-collection}): threads take
  * the chunk directories {@code 0000}…{@code ffff} in runs of 64 and classify every chunk file
  * ({@code <64 hex>}) and bad copy ({@code <64 hex>.<n>.bad}) by its atime: older than
  * {@code minAtime} is removed, older than {@code oldestWriter} (by more than

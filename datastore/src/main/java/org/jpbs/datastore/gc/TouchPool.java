@@ -22,8 +22,7 @@ import org.jpbs.core.index.DigestScan;
  * bounded: at most {@code 2·threads+2} slices are waiting.
  *
  * <p>A missing chunk is a warning ("unable to access non-existent chunk …, required by …") and
- * its {@code .0.bad} … {@code .9.bad} copies are touched instead (spec
- * {@code pbs-datastore-ops.md} §1.4 item 3, §1.7); any other error stops the pool and is rethrown
+ * its {@code .0.bad} … {@code .9.bad} copies are touched instead ({@code docs/gc.md#garbage-collection}, {@code docs/gc.md#errors}); any other error stops the pool and is rethrown
  * by {@link #submit} or {@link #finish}.
  */
 final class TouchPool {

@@ -1,5 +1,5 @@
 /**
- * Garbage collection of a datastore (spec {@code pbs-datastore-ops.md} §1): the atime safety
+ * Garbage collection of a datastore ({@code docs/gc.md#garbage-collection}): the atime safety
  * check, phase 1 (mark: touch every chunk referenced by an index, newest snapshots first,
  * several threads, a digest cache and an optional chunk-metadata prefetch), phase 2 (sweep the
  * 65,536 chunk directories in parallel and delete chunks whose atime is older than the cutoff),

@@ -16,8 +16,7 @@ import org.jpbs.datastore.os.PosixLockFile;
 
 /**
  * The datastore process lock: a POSIX record lock ({@code fcntl}, whole file) on
- * {@code <root>/.lock}, as PBS's ProcessLocker takes it (spec {@code pbs-formats.md} §6
- * "{@code .lock}", {@code pbs-datastore-ops.md} §1.1). Backup writers hold it <b>shared</b>
+ * {@code <root>/.lock}, as PBS's ProcessLocker takes it ({@code docs/formats.md#chunk-store-chunks}, {@code docs/gc.md#why-a-backup-running-next-to-gc-never-loses-a-chunk}). Backup writers hold it <b>shared</b>
  * for their whole run, and so does jpbs garbage collection (which learns the writers of other
  * processes from the {@link WriterRegistry}); a PBS GC takes it <b>exclusive</b>, so it never runs
  * while jpbs writes or collects, and the reverse. On Linux
@@ -111,7 +110,7 @@ public final class DatastoreLock implements AutoCloseable {
     }
 
     /**
-     * Takes the garbage-collection lock (spec {@code pbs-datastore-ops.md} §1.1): exclusive
+     * Takes the garbage-collection lock ({@code docs/gc.md#why-a-backup-running-next-to-gc-never-loses-a-chunk}): exclusive
      * against other processes, compatible with shared holders (backup writers) of this JVM,
      * which may also start while it is held. At most one per datastore and JVM.
      *
@@ -245,8 +244,7 @@ public final class DatastoreLock implements AutoCloseable {
 
     /**
      * When the oldest shared holder (backup writer) of this JVM still holding the datastore's
-     * lock took it: PBS's {@code oldest_writer}, which bounds the GC cutoff (spec
-     * {@code pbs-datastore-ops.md} §1.2). Empty if there is none.
+     * lock took it: PBS's {@code oldest_writer}, which bounds the GC cutoff ({@code docs/gc.md#garbage-collection}). Empty if there is none.
      */
     public static Optional<Instant> oldestSharedSince(Path root) throws IOException {
         synchronized (HOLDERS) {

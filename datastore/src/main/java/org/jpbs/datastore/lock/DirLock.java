@@ -10,8 +10,7 @@ import org.jpbs.datastore.os.FlockFile;
 
 /**
  * A non-blocking shared or exclusive lock on a backup group or snapshot directory, as PBS 3.x
- * takes it: {@code flock(2)} on the directory itself (spec {@code pbs-protocol.md} §2.1 step 6
- * and §3, {@code pbs-datastore-ops.md} §2.2 and §3.1). No lock file is created, so a datastore
+ * takes it: {@code flock(2)} on the directory itself ({@code docs/protocol.md#backup-upgrade} step 6, {@code docs/protocol.md#reader-session}, {@code docs/gc.md#prune}, {@code docs/gc.md#verify}). No lock file is created, so a datastore
  * moves between jpbs and PBS unchanged, and jpbs and a PBS running on the same datastore exclude
  * each other. Who takes what:
  * <ul>

@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * "Replace file" the PBS way (spec {@code pbs-formats.md} §6 step 5, §7 "Temporary files"):
+ * "Replace file" the PBS way ({@code docs/formats.md#chunk-store-chunks}, {@code docs/formats.md#datastore-layout}):
  * write {@code <name>.tmp_XXXXXX} in the target's directory, fsync it if asked, then
  * {@code rename(2)} it over the target, so readers see either the old or the complete new
  * file. Plus a recursive delete. Stateless and thread-safe.

@@ -11,7 +11,7 @@ import org.jpbs.core.digest.Digest;
 
 /**
  * Touches chunk files (atime = now, mtime unchanged: {@code utimensat} with
- * {@code UTIME_NOW}/{@code UTIME_OMIT}, spec {@code pbs-datastore-ops.md} §1.4) as fast as the
+ * {@code UTIME_NOW}/{@code UTIME_OMIT}, {@code docs/gc.md#garbage-collection}) as fast as the
  * kernel allows: one descriptor of {@code .chunks} is opened once and each call passes the
  * relative name {@code XXXX/<64 hex>}, written into a reused native buffer, so there is no
  * allocation and no path walk from the root per chunk. Falls back to
@@ -76,7 +76,7 @@ public final class ChunkToucher implements AutoCloseable {
     }
 
     /**
-     * Touches {@code <digest>.<n>.bad} (a renamed corrupt copy, spec §1.7).
+     * Touches {@code <digest>.<n>.bad} (a renamed corrupt copy, {@code docs/gc.md#errors}).
      *
      * @param n 0..9
      * @return true if it exists

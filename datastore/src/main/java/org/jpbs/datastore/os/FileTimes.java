@@ -12,8 +12,8 @@ import java.time.Instant;
 
 /**
  * Access-time updates that leave the modification time alone, as the chunk store and
- * garbage collection need them (spec {@code pbs-formats.md} §6: "touch" = set atime to now
- * with {@code utimensat}, mtime untouched; {@code pbs-datastore-ops.md} §1.4 marks chunks
+ * garbage collection need them ({@code docs/formats.md#chunk-store-chunks}: "touch" = set atime to now
+ * with {@code utimensat}, mtime untouched; {@code docs/gc.md#garbage-collection} marks chunks
  * this way).
  *
  * <p>Uses {@code utimensat(AT_FDCWD, path, {atime, {0, UTIME_OMIT}}, 0)} through the FFM API.

@@ -7,8 +7,7 @@ import java.nio.file.Path;
 
 /**
  * A BSD {@code flock(2)} lock on one open descriptor of a directory (or file), through the FFM
- * API: the lock PBS 3.x takes on backup group and snapshot directories (spec
- * {@code pbs-datastore-ops.md} §2.2, §3.1; {@code pbs-protocol.md} §2.1 step 6, §3).
+ * API: the lock PBS 3.x takes on backup group and snapshot directories ({@code docs/gc.md#prune}, {@code docs/gc.md#verify}; {@code docs/protocol.md#backup-upgrade} step 6, {@code docs/protocol.md#reader-session}).
  *
  * <p>Why {@code flock} and not {@code fcntl} here: a directory can only be opened read-only, and
  * an {@code fcntl} write lock needs a descriptor open for writing; PBS itself uses {@code flock},

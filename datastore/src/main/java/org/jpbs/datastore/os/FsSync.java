@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Durability helpers: fsync of a file or directory, and {@code syncfs} of a whole file
- * system (the datastore {@code sync-level=filesystem} of spec {@code pbs-formats.md} §6 and
- * {@code pbs-datastore-ops.md} §4.1: PBS calls {@code syncfs} once at the end of a backup).
+ * system (the datastore {@code sync-level=filesystem} of {@code docs/formats.md#chunk-store-chunks} and
+ * {@code docs/datastore-config.md#datastorecfg}: PBS calls {@code syncfs} once at the end of a backup).
  */
 public final class FsSync {
     private static final System.Logger LOG = System.getLogger(FsSync.class.getName());

@@ -13,8 +13,7 @@ import java.nio.file.Path;
  * process holding a read lock asks for a write lock and the kernel either converts it
  * atomically or refuses with {@code EAGAIN}, keeping the read lock; a write lock is downgraded
  * to a read lock without ever being released. That is what garbage collection needs when
- * backup writers of the same process hold the datastore lock shared (spec
- * {@code pbs-datastore-ops.md} §1.1: PBS "upgrades" its shared lock).
+ * backup writers of the same process hold the datastore lock shared ({@code docs/gc.md#why-a-backup-running-next-to-gc-never-loses-a-chunk}: PBS "upgrades" its shared lock).
  *
  * <p>POSIX locks belong to the process: closing any descriptor of the file drops them all.
  * Only {@link org.jpbs.datastore.lock.DatastoreLock} should use this, with one instance per

@@ -1,6 +1,6 @@
 package org.jpbs.datastore.prune;
 
-/** What prune does with a snapshot (spec {@code pbs-datastore-ops.md} §2.1), as PBS names it. */
+/** What prune does with a snapshot ({@code docs/gc.md#prune}), as PBS names it. */
 public enum PruneMark {
     /** Kept by a keep rule (or because no rule is set). */
     KEEP("keep"),

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The keep options of a prune (spec {@code pbs-datastore-ops.md} §2.1): how many periods of
+ * The keep options of a prune ({@code docs/gc.md#prune}): how many periods of
  * each kind to keep, each null (not set) or at least 1.
  *
  * @param keepLast    the newest N snapshots

@@ -16,7 +16,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.datastore.snapshot.SnapshotInfo;
 
 /**
- * PBS's prune selection for one group (spec {@code pbs-datastore-ops.md} §2.1), as a pure
+ * PBS's prune selection for one group ({@code docs/gc.md#prune}), as a pure
  * function:
  * <ol>
  * <li>newest first; unfinished snapshots (no manifest): the newest gets {@code keep-partial} if

@@ -11,7 +11,7 @@ import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotInfo;
 
 /**
- * Prunes one group (spec {@code pbs-datastore-ops.md} §2.2): plans with {@link PrunePlanner},
+ * Prunes one group ({@code docs/gc.md#prune}): plans with {@link PrunePlanner},
  * then removes the {@code remove} snapshots oldest first with {@link Datastore#removeSnapshot}
  * (which removes the group once its last snapshot is gone). A removal that fails is a warning,
  * never an error, as in PBS. The newest finished snapshot, which a running backup may use as

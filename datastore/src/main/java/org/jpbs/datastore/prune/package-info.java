@@ -1,5 +1,5 @@
 /**
- * Prune (spec {@code pbs-datastore-ops.md} §2): which snapshots of a group the keep options
+ * Prune ({@code docs/gc.md#prune}): which snapshots of a group the keep options
  * keep ({@link org.jpbs.datastore.prune.PrunePlanner}, a pure function of the snapshot list, the
  * options and a time zone) and the removal of the others, oldest first
  * ({@link org.jpbs.datastore.prune.Pruner}). Protected snapshots are never removed and do not use

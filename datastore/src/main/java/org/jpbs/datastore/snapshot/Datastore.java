@@ -26,8 +26,7 @@ import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.datastore.os.AtomicFiles;
 
 /**
- * A datastore on the local file system, laid out exactly as PBS lays it out (spec
- * {@code pbs-formats.md} §6, §7): chunk store, namespaces, groups with owner, snapshots.
+ * A datastore on the local file system, laid out exactly as PBS lays it out ({@code docs/formats.md#chunk-store-chunks}, {@code docs/formats.md#datastore-layout}): chunk store, namespaces, groups with owner, snapshots.
  * Listings are lenient: names that are not namespaces, types, safe ids or snapshot times
  * (hidden entries, jpbs temp dirs, {@code .gc-status}, {@code notes}, foreign files) are skipped.
  * Thread-safe; instances are cheap and hold no open files.
@@ -547,7 +546,7 @@ public final class Datastore {
 
     /**
      * Removes a snapshot (for forget and prune). Takes the exclusive snapshot lock first
-     * ({@link DirLock}, spec {@code pbs-datastore-ops.md} §2.2), so a snapshot that a reader
+     * ({@link DirLock}, {@code docs/gc.md#prune}), so a snapshot that a reader
      * session or verify reads, or a running backup uses as its base, is refused. The directory
      * is then renamed to a hidden {@code .tmp-removing-*} name (it vanishes from listings at
      * once) and deleted while still locked. If it was the group's last snapshot and nobody holds
@@ -575,8 +574,8 @@ public final class Datastore {
     }
 
     /**
-     * Takes a shared lock on a finished snapshot (spec {@code pbs-protocol.md} §2.1 step 9, §3;
-     * {@code pbs-datastore-ops.md} §3.1): held by reader sessions, verify and a backup on its
+     * Takes a shared lock on a finished snapshot ({@code docs/protocol.md#backup-upgrade} step 9, {@code docs/protocol.md#reader-session};
+     * {@code docs/gc.md#verify}): held by reader sessions, verify and a backup on its
      * base snapshot; while held, forget and prune of the snapshot fail.
      *
      * @param purpose who holds it, named in others' errors, e.g. {@code "reader"}

@@ -9,7 +9,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.api.BackupType;
 
 /**
- * Names and paths of the datastore directory tree (spec {@code pbs-formats.md} §7):
+ * Names and paths of the datastore directory tree ({@code docs/formats.md#datastore-layout}):
  * {@code <root>[/ns/<a>[/ns/<b>…]]/<type>/<id>/<YYYY-MM-DDTHH:MM:SSZ>/}. Also the rules by
  * which listings accept a directory entry; anything else (hidden entries, temp dirs, foreign
  * files) is ignored.

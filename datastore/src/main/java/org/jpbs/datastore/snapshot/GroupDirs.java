@@ -19,8 +19,7 @@ import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.datastore.os.AtomicFiles;
 
 /**
- * File operations on a group directory {@code <ns dir>/<type>/<id>} (spec
- * {@code pbs-formats.md} §7): creating it, its {@code owner} file ({@code "<authid>\n"},
+ * File operations on a group directory {@code <ns dir>/<type>/<id>} ({@code docs/formats.md#datastore-layout}): creating it, its {@code owner} file ({@code "<authid>\n"},
  * created with O_EXCL), removing it when it holds no snapshots, and removing stale hidden
  * temp directories.
  */

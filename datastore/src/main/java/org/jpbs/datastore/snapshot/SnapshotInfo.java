@@ -5,7 +5,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
- * One snapshot as a listing shows it (spec {@code pbs-formats.md} §7).
+ * One snapshot as a listing shows it ({@code docs/formats.md#datastore-layout}).
  *
  * @param ref         the snapshot
  * @param finished    true if {@code index.json.blob} exists (a snapshot without it is unfinished)

@@ -16,9 +16,8 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
- * Read access to one finished snapshot: its manifest ({@code index.json.blob}, spec
- * {@code pbs-formats.md} §8) and the files it lists, each checked against its manifest entry
- * (blob: encoded length and SHA-256 of the file; index: logical size and index csum, §3/§4).
+ * Read access to one finished snapshot: its manifest ({@code index.json.blob}, {@code docs/formats.md#manifest-indexjsonblob}) and the files it lists, each checked against its manifest entry
+ * (blob: encoded length and SHA-256 of the file; index: logical size and index csum, {@code docs/formats.md#fixed-index-fidx}, {@code docs/formats.md#dynamic-index-didx}).
  * Holds no open files and no locks; immutable after opening.
  */
 public final class SnapshotReader {

@@ -31,8 +31,7 @@ import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.FsSync;
 
 /**
- * Writes one new snapshot so that it becomes visible only complete (spec
- * {@code pbs-formats.md} §7, §8). Created by {@link Datastore#beginSnapshot}, which:
+ * Writes one new snapshot so that it becomes visible only complete ({@code docs/formats.md#datastore-layout}, {@code docs/formats.md#manifest-indexjsonblob}). Created by {@link Datastore#beginSnapshot}, which:
  * registers the writer with its start time in the
  * {@link org.jpbs.datastore.lock.WriterRegistry} (so a garbage collection of any process honours
  * it; removed last, when the writer ends); takes the shared datastore lock ({@link DatastoreLock}, held until commit or abort); requires the
@@ -224,8 +223,7 @@ public final class SnapshotWriter implements AutoCloseable {
 
     /**
      * Share-locks {@code base}, the finished snapshot this backup builds on (its chunks are
-     * reused), until commit or abort, so that it cannot be forgotten or pruned meanwhile (spec
-     * {@code pbs-protocol.md} §2.1 step 9, {@code pbs-datastore-ops.md} §2.2).
+     * reused), until commit or abort, so that it cannot be forgotten or pruned meanwhile ({@code docs/protocol.md#backup-upgrade} step 9, {@code docs/gc.md#prune}).
      *
      * @throws IllegalArgumentException if {@code base} is not of this writer's group, or a base is already locked
      * @throws org.jpbs.datastore.lock.LockedException if it is being removed
@@ -300,7 +298,7 @@ public final class SnapshotWriter implements AutoCloseable {
     }
 
     /**
-     * Adds a fixed index; its manifest entry gets size = image size, csum = index csum (§3).
+     * Adds a fixed index; its manifest entry gets size = image size, csum = index csum ({@code docs/formats.md#fixed-index-fidx}).
      *
      * @throws IllegalArgumentException if the name is invalid, not {@code .fidx}, or already added
      */
@@ -317,7 +315,7 @@ public final class SnapshotWriter implements AutoCloseable {
     }
 
     /**
-     * Adds a dynamic index; its manifest entry gets size = archive size, csum = index csum (§4).
+     * Adds a dynamic index; its manifest entry gets size = archive size, csum = index csum ({@code docs/formats.md#dynamic-index-didx}).
      *
      * @throws IllegalArgumentException if the name is invalid, not {@code .didx}, or already added
      */

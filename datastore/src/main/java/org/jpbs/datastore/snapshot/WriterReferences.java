@@ -13,7 +13,7 @@ import org.jpbs.core.digest.Digest;
 
 /**
  * Which chunks the snapshot writers of this JVM reference before their snapshot is visible,
- * for a garbage collection running in the same JVM (spec {@code pbs-datastore-ops.md} §1.1:
+ * for a garbage collection running in the same JVM ({@code docs/gc.md#why-a-backup-running-next-to-gc-never-loses-a-chunk}:
  * GC and writers of one process coexist). A writer's indexes live in its hidden temp directory
  * (not walked) or in memory, and a server writer may reference chunks of the previous snapshot
  * without touching them; if that previous snapshot is pruned while GC runs, only this registry

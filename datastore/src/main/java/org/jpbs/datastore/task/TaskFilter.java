@@ -3,8 +3,7 @@ package org.jpbs.datastore.task;
 import java.util.Set;
 
 /**
- * The filters of the task list ({@code GET /nodes/{node}/tasks}, spec {@code pbs-protocol.md}
- * §4.5). Tasks are listed newest first; {@code start}/{@code limit} page the filtered list.
+ * The filters of the task list ({@code GET /nodes/{node}/tasks}, {@code docs/datastore-config.md#tasks}). Tasks are listed newest first; {@code start}/{@code limit} page the filtered list.
  *
  * @param start        index of the first task to return
  * @param limit        most tasks to return; 0 = all

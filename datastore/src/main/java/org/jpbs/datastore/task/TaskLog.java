@@ -1,7 +1,7 @@
 package org.jpbs.datastore.task;
 
 /**
- * What a running job writes its progress to: the task log (spec {@code pbs-protocol.md} §4.5).
+ * What a running job writes its progress to: the task log ({@code docs/datastore-config.md#tasks}).
  * Each call appends one line {@code <RFC 3339 local time>: <message>} (a message with line
  * breaks becomes several lines). Thread-safe.
  */

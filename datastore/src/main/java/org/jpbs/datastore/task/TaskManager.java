@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jpbs.core.api.Upid;
 
 /**
- * Starts, tracks and lists tasks (spec {@code pbs-protocol.md} §4.5). Layout under the log
+ * Starts, tracks and lists tasks ({@code docs/datastore-config.md#tasks}). Layout under the log
  * directory (jpbs: {@code <config>/log}):
  * <ul>
  * <li>{@code tasks/<XX>/<UPID>}: the log of one task ({@code XX} = the task id's low byte in

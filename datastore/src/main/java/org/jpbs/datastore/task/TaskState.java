@@ -5,7 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How a task ended (spec {@code pbs-protocol.md} §4.5): {@code OK}, {@code WARNINGS: <n>}, an
+ * How a task ended ({@code docs/datastore-config.md#tasks}): {@code OK}, {@code WARNINGS: <n>}, an
  * error message, or {@code unknown} (e.g. the process died). {@link #toString()} is the text
  * PBS shows as {@code status}/{@code exitstatus}.
  *

@@ -1,5 +1,5 @@
 /**
- * Tasks as PBS runs them (spec {@code pbs-protocol.md} §4.5): every long job — a backup
+ * Tasks as PBS runs them ({@code docs/datastore-config.md#tasks}): every long job — a backup
  * session, garbage collection, prune, verify — runs as a task with a UPID
  * ({@link org.jpbs.core.api.Upid}), a log file of {@code <time>: <message>} lines ending in
  * {@code TASK OK}, {@code TASK WARNINGS: n} or {@code TASK ERROR: <message>}, a status and an exit

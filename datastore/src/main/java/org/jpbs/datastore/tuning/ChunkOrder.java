@@ -1,8 +1,7 @@
 package org.jpbs.datastore.tuning;
 
 /**
- * Order in which chunks of an index are processed (tuning {@code chunk-order}, spec
- * {@code pbs-datastore-ops.md} §3.2, §4.1). PBS uses it for verify; jpbs also uses it for
+ * Order in which chunks of an index are processed (tuning {@code chunk-order}, {@code docs/gc.md#verify}, {@code docs/datastore-config.md#datastorecfg}). PBS uses it for verify; jpbs also uses it for
  * garbage-collection marking.
  */
 public enum ChunkOrder {

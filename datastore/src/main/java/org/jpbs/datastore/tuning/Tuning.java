@@ -3,7 +3,7 @@ package org.jpbs.datastore.tuning;
 import java.time.Duration;
 
 /**
- * Tuning of the maintenance tasks of one datastore (spec {@code pbs-datastore-ops.md} §4.1
+ * Tuning of the maintenance tasks of one datastore ({@code docs/datastore-config.md#datastorecfg}
  * {@code tuning}; the defaults are PBS's). Immutable; change values with the {@code with…}
  * methods.
  *

@@ -1,6 +1,5 @@
 /**
- * The datastore tuning values that garbage collection, prune and verify read (spec
- * {@code pbs-datastore-ops.md} §4.1 {@code tuning}: {@code gc-atime-safety-check},
+ * The datastore tuning values that garbage collection, prune and verify read ({@code docs/datastore-config.md#datastorecfg} {@code tuning}: {@code gc-atime-safety-check},
  * {@code gc-atime-cutoff}, {@code gc-cache-capacity}, {@code chunk-order}, plus jpbs's
  * {@code gc-chunk-metadata-prefetch} and a thread count). For now they come from defaults and
  * command line options; parsing them from a PBS {@code datastore.cfg} is a later step.

@@ -24,7 +24,7 @@ import org.jpbs.core.index.IndexFile;
 import org.jpbs.datastore.chunks.ChunkStore;
 
 /**
- * Checks the chunks of one index (spec {@code pbs-datastore-ops.md} §3.2): each distinct digest
+ * Checks the chunks of one index ({@code docs/gc.md#verify}): each distinct digest
  * once per run (shared "verified" and "corrupt" sets), read by the pool's threads, in inode
  * order if asked (chunks that cannot be stat-ed go last). A chunk must load as a blob with a
  * correct CRC; its crypt mode must match the archive's (a mismatch is an error but the chunk is

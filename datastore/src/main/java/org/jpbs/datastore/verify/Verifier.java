@@ -30,7 +30,7 @@ import org.jpbs.datastore.snapshot.SnapshotReader;
 import org.jpbs.datastore.tuning.ChunkOrder;
 
 /**
- * Verifies snapshots (spec {@code pbs-datastore-ops.md} §3). Per snapshot: a missing directory
+ * Verifies snapshots ({@code docs/gc.md#verify}). Per snapshot: a missing directory
  * is skipped; the snapshot is share-locked for its verification (if that fails, e.g. during a
  * forget, it is skipped: {@code "could not acquire snapshot lock"}); the manifest must load ({@link SnapshotReader}, else failed without a
  * {@code verify_state}); the {@code ignore-verified}/{@code outdated-after} filter may skip it;
@@ -151,7 +151,7 @@ public final class Verifier implements AutoCloseable {
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return skipped(ref, "does not exist (anymore)");
         }
-        // spec pbs-datastore-ops.md §3.1 step 2: shared snapshot lock for the whole verification
+        // docs/gc.md#verify: shared snapshot lock for the whole verification
         org.jpbs.datastore.lock.DirLock lock;
         try {
             lock = ds.lockSnapshotShared(ref, "verify");
@@ -232,7 +232,7 @@ public final class Verifier implements AutoCloseable {
         return new SnapshotVerifyResult(ref, SnapshotVerifyResult.State.SKIPPED, why, List.of(), 0, 0, 0);
     }
 
-    /** The reason to skip per {@code ignore-verified}/{@code outdated-after} (spec §3.3), or null to verify. */
+    /** The reason to skip per {@code ignore-verified}/{@code outdated-after} ({@code docs/gc.md#verify}), or null to verify. */
     String filter(BackupManifest m) {
         if (!options.ignoreVerified()) {
             return null;

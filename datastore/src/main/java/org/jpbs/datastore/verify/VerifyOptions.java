@@ -4,7 +4,7 @@ import java.time.Instant;
 import org.jpbs.datastore.tuning.ChunkOrder;
 
 /**
- * Options of a verify run (spec {@code pbs-datastore-ops.md} §3.2, §3.3).
+ * Options of a verify run ({@code docs/gc.md#verify}).
  *
  * @param ignoreVerified    skip snapshots that already have a {@code verify_state} (unless outdated)
  * @param outdatedAfterDays with {@code ignoreVerified}: re-verify if the last verification is more

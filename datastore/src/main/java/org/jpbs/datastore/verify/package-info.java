@@ -1,5 +1,5 @@
 /**
- * Verify (spec {@code pbs-datastore-ops.md} §3): checks every file of a snapshot against its
+ * Verify ({@code docs/gc.md#verify}): checks every file of a snapshot against its
  * manifest, decodes every chunk and compares its SHA-256 with its name (encrypted chunks: the
  * CRC only), renames corrupt chunks to {@code <digest>.<n>.bad}, and records
  * {@code verify_state} in the manifest. Chunks are read in parallel, optionally in inode order;

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The datastore cache (spec {@code pbs-datastore-ops.md} §4.2): config reads are counted through
+ * The datastore cache ({@code docs/datastore-config.md#the-datastore-cache}): config reads are counted through
  * the store's reader hook; time is a fake monotonic clock, so "within a second" is exact.
  */
 class DatastoreCacheTest {

@@ -18,7 +18,7 @@ import org.jpbs.datastore.snapshot.SnapshotInfo;
 import org.junit.jupiter.api.Test;
 
 /**
- * Prune selection tables (spec {@code pbs-datastore-ops.md} §2.1). Each row is a snapshot time
+ * Prune selection tables ({@code docs/gc.md#prune}). Each row is a snapshot time
  * with flags ({@code P} protected, {@code U} unfinished) and the expected mark and reason.
  */
 class PrunePlannerTest {

@@ -15,8 +15,7 @@ import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.HiddenPaths;
 
 /**
- * The permission checks of one authenticated REST call (spec {@code pbs-protocol.md} §4.3,
- * §4.4 "Permission summary"), PBS style: "full" privileges grant access to every group of a
+ * The permission checks of one authenticated REST call ({@code docs/api.md#conventions-as-pbs}, {@code docs/api.md#admindatastorestore}), PBS style: "full" privileges grant access to every group of a
  * namespace, "partial" ones (typically {@code Datastore.Backup}) only to the groups the caller
  * owns. An unknown datastore is refused exactly like a datastore without privileges (403, no
  * information leak; vectors {@code real-pbs/api/err-unknown-store.*}).

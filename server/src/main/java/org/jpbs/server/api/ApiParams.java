@@ -16,7 +16,7 @@ import org.jpbs.server.http.ApiException;
 
 /**
  * Query parameters of the datastore admin calls, validated the way the PBS schema does it
- * (spec {@code pbs-protocol.md} §4.1, §4.4; vectors {@code real-pbs/api/err-bad-param.*}): every
+ * ({@code docs/api.md#conventions-as-pbs}, {@code docs/api.md#admindatastorestore}; vectors {@code real-pbs/api/err-bad-param.*}): every
  * failure is 400 {@code "parameter verification failed - '<name>': <reason>"} with the PBS
  * reasons ({@code "value 'xx' is not defined in the enumeration."}, {@code "value does not match
  * the regex pattern"}, {@code "parameter is missing and it is not optional."},
@@ -25,8 +25,7 @@ import org.jpbs.server.http.ApiException;
  */
 final class ApiParams {
     /**
-     * Smallest {@code backup-time}: 1, the same as the backup/reader upgrade accepts (spec
-     * {@code pbs-protocol.md} §2.1 "integer Unix epoch, ≥ 1"), so every snapshot a session can
+     * Smallest {@code backup-time}: 1, the same as the backup/reader upgrade accepts ({@code docs/protocol.md#backup-upgrade}), so every snapshot a session can
      * create is reachable through the REST API too.
      */
     static final long MIN_BACKUP_TIME = 1;

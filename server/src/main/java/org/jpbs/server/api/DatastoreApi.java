@@ -32,8 +32,7 @@ import org.jpbs.server.http.H2Response;
 import org.jpbs.server.http.RestResponse;
 
 /**
- * The per-datastore calls under {@code /api2/json/admin/datastore/{store}} (spec
- * {@code pbs-protocol.md} §4.4) with the PBS permission rules: listing needs
+ * The per-datastore calls under {@code /api2/json/admin/datastore/{store}} ({@code docs/api.md#admindatastorestore}) with the PBS permission rules: listing needs
  * {@code Datastore.Audit} (or {@code Datastore.Backup}, then only owned groups), files and
  * download {@code Datastore.Read} (or Backup + owner), forget {@code Datastore.Modify} (or
  * Prune + owner). Parameters are validated before anything is read; nothing is changed on a

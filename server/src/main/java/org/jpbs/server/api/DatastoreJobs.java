@@ -6,8 +6,7 @@ import org.jpbs.datastore.task.TaskJob;
 import org.jpbs.server.http.ApiException;
 
 /**
- * THE HOOK where the admin API starts garbage collection, prune and verify (spec
- * {@code pbs-protocol.md} §4.4: {@code POST admin/datastore/{store}/gc}, {@code .../prune}
+ * THE HOOK where the admin API starts garbage collection, prune and verify ({@code docs/api.md#admindatastorestore}: {@code POST admin/datastore/{store}/gc}, {@code .../prune}
  * with {@code use-task}, {@code .../prune-datastore}, {@code .../verify}). The API has already
  * checked the privileges (and the owner of a single group) and looked the datastore up for a
  * write (so the maintenance mode was enforced); a job over many groups gets the

@@ -20,7 +20,7 @@ import org.jpbs.server.http.Params;
 import org.jpbs.server.http.RestResponse;
 
 /**
- * The calls that start maintenance jobs on a datastore (spec {@code pbs-protocol.md} §4.4):
+ * The calls that start maintenance jobs on a datastore ({@code docs/api.md#admindatastorestore}):
  * {@code POST .../gc}, {@code POST .../prune}, {@code POST .../prune-datastore},
  * {@code POST .../verify}, and {@code GET .../active-operations}. Order of checks: parameters
  * (400), privileges (403), the datastore lookup for a write — which enforces the maintenance
@@ -120,7 +120,7 @@ final class DatastoreJobsApi {
 
     /**
      * Prune of one group without a task: {@code [{"backup-type","backup-id","backup-time","keep",
-     * "protected","ns"?}]}, oldest first (spec {@code pbs-protocol.md} §4.4).
+     * "protected","ns"?}]}, oldest first ({@code docs/api.md#admindatastorestore}).
      */
     private static RestResponse pruneNow(Access acc, ServerServices svc, String store, Map<String, String> flat,
                                          BackupGroupRef ownerCheck) throws IOException {

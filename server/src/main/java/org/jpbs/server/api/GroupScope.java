@@ -7,7 +7,7 @@ import org.jpbs.core.api.BackupGroupRef;
 
 /**
  * The backup groups a prune or verify job started through the API may touch on behalf of its
- * caller (PBS {@code ListAccessibleBackupGroups}, spec {@code pbs-protocol.md} §4.4): either
+ * caller (PBS {@code ListAccessibleBackupGroups}, {@code docs/api.md#admindatastorestore}): either
  * every group ({@link #ALL}), or the groups the caller may see and act on, decided per
  * namespace by its privileges there and, without the "full" privilege, by the group's owner.
  * Built by {@link Access#jobScope}; immutable, thread-safe if its predicate is.

@@ -25,7 +25,7 @@ import org.jpbs.server.http.RestRequest;
 import org.jpbs.server.http.RestResponse;
 
 /**
- * The jpbs REST API (spec {@code pbs-protocol.md} §4), dispatching on method and path:
+ * The jpbs REST API ({@code docs/api.md}), dispatching on method and path:
  * <ul>
  * <li>{@code GET /api2/json/ping} (no auth), {@code GET /api2/json/version};</li>
  * <li>{@code POST /api2/json/access/ticket} ({@code username}, {@code password}; form or JSON;
@@ -51,7 +51,7 @@ import org.jpbs.server.http.RestResponse;
  * Order of checks as PBS: unknown path or method 404 {@code "Path '<path>' not found."}, then
  * authentication 401, then parameters 400, then permissions 403. 401 answers are delayed until
  * {@link #AUTH_FAILURE_DELAY} after the request started and 403 answers by
- * {@link #PERMISSION_FAILURE_DELAY} (§4.1; configurable for tests). Thread-safe.
+ * {@link #PERMISSION_FAILURE_DELAY} ({@code docs/api.md#conventions-as-pbs}; configurable for tests). Thread-safe.
  */
 public final class JpbsRestHandler implements RestHandler {
     /** Minimum time before a 401 is answered (PBS: 3 s). */

@@ -32,7 +32,7 @@ import org.jpbs.datastore.verify.VerifyReport;
 import org.jpbs.server.http.ApiException;
 
 /**
- * The jobs {@code jpbs serve} runs for the admin API (spec {@code pbs-datastore-ops.md} §1–§3):
+ * The jobs {@code jpbs serve} runs for the admin API ({@code docs/gc.md#garbage-collection}, {@code docs/gc.md#prune}, {@code docs/gc.md#verify}):
  * garbage collection with the tuning of the datastore's {@code datastore.cfg} entry, prune of a
  * group or of a namespace tree, and verify of a snapshot, group or namespace tree. Each runs as
  * a task whose UPID is the one recorded in {@code .gc-status} and {@code verify_state}. The

@@ -27,7 +27,7 @@ import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.DatastoreLayout;
 
 /**
- * The JSON items of the group, snapshot and file listings (spec {@code pbs-protocol.md} §4.4;
+ * The JSON items of the group, snapshot and file listings ({@code docs/api.md#admindatastorestore};
  * shapes of vectors {@code real-pbs/api/groups.body}, {@code snapshots.body}, {@code files.body}):
  * <ul>
  * <li>file: {@code {"filename", "crypt-mode"?, "size"?}} — the manifest's files, then

@@ -24,7 +24,7 @@ import org.jpbs.server.http.HiddenPaths;
 import org.jpbs.server.http.RestResponse;
 
 /**
- * {@code /api2/json/nodes/{node}/tasks} (spec {@code pbs-protocol.md} §4.5; vectors
+ * {@code /api2/json/nodes/{node}/tasks} ({@code docs/datastore-config.md#tasks}; vectors
  * {@code real-pbs/api/tasks.*}): the task list with its filters ({@code {"total":N,"data":[{"upid",
  * "node","pid","pstart","starttime","worker_type","worker_id","user","endtime"?,"status"?}]}},
  * snake_case keys, {@code node} is {@code localhost} as PBS answers), {@code {upid}} (subdirs),

@@ -1,5 +1,5 @@
 /**
- * The jpbs REST API under {@code /api2/json} (spec {@code pbs-protocol.md} §4): version, ping,
+ * The jpbs REST API under {@code /api2/json} ({@code docs/api.md}): version, ping,
  * ticket login, the datastore list and the per-datastore listing, download and forget calls,
  * with PBS parameter validation texts, permission rules and JSON shapes (checked against the
  * answers of a real PBS 3.1.2 in {@code vectors/real-pbs/api/}). Entry point:

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The access control list of {@code acl.cfg} (spec {@code pbs-protocol.md} §4.3; syntax as in
+ * The access control list of {@code acl.cfg} ({@code docs/api.md#conventions-as-pbs}; syntax as in
  * vectors {@code real-pbs/config/acl.cfg}): one line per entry,
  * {@code acl:<propagate 0|1>:<path>:<ugid>[,<ugid>...]:<role>[,<role>...]}, where an ugid is an
  * auth id ({@code user@realm}, {@code user@realm!token}) or a group ({@code @name}; kept but

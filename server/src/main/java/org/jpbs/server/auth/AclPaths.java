@@ -8,7 +8,7 @@ import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.SafeId;
 
 /**
- * ACL paths (spec {@code pbs-protocol.md} §4.3): {@code /}, {@code /datastore},
+ * ACL paths ({@code docs/api.md#conventions-as-pbs}): {@code /}, {@code /datastore},
  * {@code /datastore/<store>}, {@code /datastore/<store>/<ns1>/.../<ns7>}, and the other PBS
  * trees {@code /access/...}, {@code /remote/...}, {@code /system/...}, {@code /tape/...}.
  * Stateless helpers.

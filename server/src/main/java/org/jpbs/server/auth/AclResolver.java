@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Privileges of an auth id on an ACL path (spec {@code pbs-protocol.md} §4.3), the PBS rules:
+ * Privileges of an auth id on an ACL path ({@code docs/api.md#conventions-as-pbs}), the PBS rules:
  * {@code root@pam} has every privilege everywhere; otherwise the privileges of the roles
  * {@link AclConfig#roles} finds; a token gets the intersection of its own privileges and its
  * user's. Stateless apart from the (immutable) ACL.

@@ -11,8 +11,7 @@ import org.jpbs.server.auth.SectionConfig.Section;
 
 /**
  * The programmatic administration of users, API tokens and ACLs in a config directory (what
- * {@code proxmox-backup-manager user create | generate-token} and {@code acl update} do, spec
- * {@code pbs-protocol.md} §4.6, §7), used by the CLI. Every change is a read-modify-write of
+ * {@code proxmox-backup-manager user create | generate-token} and {@code acl update} do, {@code docs/auth.md#the-config-directory}), used by the CLI. Every change is a read-modify-write of
  * the files under the configuration lock ({@code .auth.lck}), each file replaced atomically
  * (temp file + rename); {@code shadow.json} and {@code token.shadow} are mode 0600,
  * {@code user.cfg} and {@code acl.cfg} 0640. A running server ({@link FileAuthenticator})

@@ -5,7 +5,7 @@ import org.jpbs.core.api.BackupNamespace;
 
 /**
  * Authentication and the two datastore privileges the backup and reader protocols need
- * (spec {@code pbs-protocol.md} §2.1 step 1, §3, §4.2, §4.3). Implementations must be
+ * ({@code docs/protocol.md#backup-upgrade} step 1, {@code docs/protocol.md#reader-session}, {@code docs/protocol.md#authentication}, {@code docs/api.md#conventions-as-pbs}). Implementations must be
  * thread-safe and fast: they run on the event loop while an upgrade is prepared.
  */
 public interface Authenticator {

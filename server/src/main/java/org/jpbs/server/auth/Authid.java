@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * An authentication id (spec {@code pbs-protocol.md} §4.2): a user {@code name@realm} or an
+ * An authentication id ({@code docs/protocol.md#authentication}): a user {@code name@realm} or an
  * API token {@code name@realm!tokenname}. Rules (ours, close to PBS): the name has 1..60
  * characters without whitespace, control characters, {@code : / @ !}; the realm is a safe id
  * of 2..32 characters; the token name is a safe id ({@code [A-Za-z0-9_][A-Za-z0-9._-]*}) of at
@@ -18,7 +18,7 @@ public record Authid(String name, String realm, String tokenName) {
     private static final Pattern NAME = Pattern.compile("[^\\s\\p{Cntrl}:/@!]{1,60}");
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._\\-]*");
 
-    /** The superuser: every privilege on every path, not stored in {@code acl.cfg} (§4.3). */
+    /** The superuser: every privilege on every path, not stored in {@code acl.cfg} ({@code docs/api.md#conventions-as-pbs}). */
     public static final Authid ROOT = new Authid("root", "pam", null);
 
     /** Validates the parts. */

@@ -24,7 +24,7 @@ import org.jpbs.datastore.config.ConfigVersions;
 
 /**
  * The {@link Authenticator} of a jpbs server: users, tokens and ACLs from the config directory
- * ({@link AuthState}), tickets from {@link Tickets} (spec {@code pbs-protocol.md} §4.2, §4.3).
+ * ({@link AuthState}), tickets from {@link Tickets} ({@code docs/protocol.md#authentication}, {@code docs/api.md#conventions-as-pbs}).
  *
  * <p>Credentials, in this order: a {@code PBSAuthCookie} (or {@code __Host-PBSAuthCookie})
  * ticket cookie, percent-decoded — for methods other than GET/HEAD it needs a matching

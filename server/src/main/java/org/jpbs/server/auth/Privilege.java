@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The PBS privileges (spec {@code pbs-protocol.md} §4.3), in the PBS order, which is also the
+ * The PBS privileges ({@code docs/api.md#conventions-as-pbs}), in the PBS order, which is also the
  * order in which error messages name them. A set of privileges is a {@code long} bit mask,
  * bit {@link #ordinal()} per privilege.
  */

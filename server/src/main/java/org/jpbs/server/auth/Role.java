@@ -19,7 +19,7 @@ import static org.jpbs.server.auth.Privilege.mask;
 import java.util.Optional;
 
 /**
- * The PBS roles and their privileges (spec {@code pbs-protocol.md} §4.3 table). A role name in
+ * The PBS roles and their privileges ({@code docs/api.md#conventions-as-pbs} table). A role name in
  * {@code acl.cfg} is {@link #text()}, e.g. {@code DatastoreAdmin}.
  */
 public enum Role {

@@ -10,7 +10,7 @@ import org.jpbs.core.api.BackupNamespace;
 
 /**
  * Accepts a fixed set of API tokens, each with every datastore privilege: the stand-in until
- * users, tickets and ACLs exist. Header forms (spec {@code pbs-protocol.md} §4.2):
+ * users, tickets and ACLs exist. Header forms ({@code docs/protocol.md#authentication}):
  * {@code Authorization: PBSAPIToken=<tokenid>:<secret>} (PVE) and
  * {@code Authorization: PBSAPIToken <tokenid>:<secret>} (the real client; secret
  * percent-decoded). Secrets are compared in constant time.

@@ -15,7 +15,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Authentication tickets and CSRF prevention tokens (spec {@code pbs-protocol.md} §4.2).
+ * Authentication tickets and CSRF prevention tokens ({@code docs/protocol.md#authentication}).
  *
  * <p>Ticket text as PBS: {@code PBS:<userid>:<issue time, 8 upper-case hex>::<signature>}
  * ({@code :} in the userid percent-encoded), valid for {@link #LIFETIME_SECONDS} and accepted up

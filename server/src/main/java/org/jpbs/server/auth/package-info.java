@@ -1,5 +1,5 @@
 /**
- * Authentication and datastore privileges (spec {@code pbs-protocol.md} §4.2, §4.3): the
+ * Authentication and datastore privileges ({@code docs/protocol.md#authentication}, {@code docs/api.md#conventions-as-pbs}): the
  * {@link org.jpbs.server.auth.Authenticator} hook the protocols use;
  * {@link org.jpbs.server.auth.StaticTokenAuthenticator}, which accepts fixed API tokens; and the
  * file-backed implementation {@link org.jpbs.server.auth.FileAuthenticator} over a config

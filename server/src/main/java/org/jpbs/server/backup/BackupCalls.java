@@ -23,7 +23,7 @@ import org.jpbs.server.http.Params;
 import org.jpbs.server.http.Route;
 
 /**
- * The endpoints of a backup session (spec {@code pbs-protocol.md} §2.2-§2.7): parameter
+ * The endpoints of a backup session ({@code docs/protocol.md#parameters-and-answers-inside-a-session}, {@code docs/protocol.md#writer-ids}, {@code docs/protocol.md#chunk-upload-and-known-chunks}, {@code docs/protocol.md#appending}, {@code docs/protocol.md#closing-an-index}, {@code docs/protocol.md#blobs-the-manifest-and-finish}): parameter
  * names, their place (query for raw uploads and downloads, query/form or JSON otherwise),
  * checks and error texts as the spec gives them.
  */
@@ -253,7 +253,7 @@ final class BackupCalls {
 
     /**
      * {@code GET /previous?archive-name=} (raw answer): a file of the previous snapshot; for an
-     * index every digest is registered as a known chunk with its length (§2.4).
+     * index every digest is registered as a known chunk with its length ({@code docs/protocol.md#chunk-upload-and-known-chunks}).
      */
     H2Response previous(Params q) throws IOException {
         s.ensureRunning();
@@ -302,7 +302,7 @@ final class BackupCalls {
 
     /**
      * {@code POST /finish}: checks, drops a client's {@code verify_state} (server-owned; PBS keeps
-     * it), adds {@code chunk_upload_stats}, commits the snapshot (§2.7).
+     * it), adds {@code chunk_upload_stats}, commits the snapshot ({@code docs/protocol.md#blobs-the-manifest-and-finish}).
      */
     H2Response finish() throws IOException {
         s.ensureRunning();

@@ -31,9 +31,9 @@ import org.jpbs.server.http.SerialExecutor;
 
 /**
  * One backup (writer) session: the state behind an upgraded {@code proxmox-backup-protocol-v1}
- * connection (spec {@code pbs-protocol.md} §2). Files go into a {@link SnapshotWriter} (a
+ * connection ({@code docs/protocol.md#backup-session}). Files go into a {@link SnapshotWriter} (a
  * hidden temp directory) that {@code finish} commits; if the connection ends before
- * {@code finish}, the writer is aborted and nothing is left behind (§2.8). State-changing
+ * {@code finish}, the writer is aborted and nothing is left behind ({@code docs/protocol.md#end-abort-and-cleanup}). State-changing
  * calls run one at a time on a {@link SerialExecutor} in wire order; chunk uploads run in
  * parallel on the server's chunk workers and hold no lock while writing. The endpoints
  * themselves are in {@link BackupCalls}.
@@ -97,7 +97,7 @@ public final class BackupSession implements Http2Service {
     }
 
     /**
-     * Runs the checks of §2.1 in order and starts the session: {@code Datastore.Backup} on the
+     * Runs the checks of {@code docs/protocol.md#backup-upgrade} in order and starts the session: {@code Datastore.Backup} on the
      * store (403, also for an unknown store), the datastore lookup for a write (400 with the
      * maintenance refusal), namespace exists (404), benchmark flag matches
      * {@code host/benchmark}, owner check, backup time newer than the last finished snapshot,
@@ -217,7 +217,7 @@ public final class BackupSession implements Http2Service {
         }
     }
 
-    /** The owner may be the caller or, if the caller is a user, one of the caller's tokens (§2.1 step 7). */
+    /** The owner may be the caller or, if the caller is a user, one of the caller's tokens ({@code docs/protocol.md#backup-upgrade} step 7). */
     static boolean mayWriteAs(String authid, String owner) {
         return owner.equals(authid) || (!authid.contains("!") && owner.startsWith(authid + "!"));
     }

@@ -8,12 +8,11 @@ import org.jpbs.core.errors.EncryptedDataException;
 import org.jpbs.server.http.ApiException;
 
 /**
- * Validation of one uploaded chunk (spec {@code pbs-protocol.md} §2.4), run on a worker
+ * Validation of one uploaded chunk ({@code docs/protocol.md#chunk-upload-and-known-chunks}), run on a worker
  * thread: the body must be exactly {@code encoded-size} bytes and a DataBlob; an unencrypted
  * chunk is decoded (CRC checked) and must be {@code size} bytes hashing to {@code digest}; an
  * encrypted one can only be checked for framing, CRC and size: its ciphertext is exactly
- * {@code size} bytes, or fewer if it is compressed (compression is kept only if smaller, spec
- * {@code pbs-formats.md} §1).
+ * {@code size} bytes, or fewer if it is compressed (compression is kept only if smaller, {@code docs/formats.md#datablob}).
  */
 final class ChunkUpload {
     /** Largest plain chunk: 16 MiB. */
@@ -38,7 +37,7 @@ final class ChunkUpload {
         try {
             blob = DataBlob.wrap(body, resource);
             if (blob.isEncrypted()) {
-                // the server cannot decrypt: CRC, and the sizes the format allows (spec §1)
+                // the server cannot decrypt: CRC, and the sizes the format allows (docs/formats.md#datablob)
                 blob.verifyCrc(resource);
                 int payload = body.length - FileFormats.ENCRYPTED_BLOB_HEADER_SIZE;
                 if (blob.isCompressed() ? payload >= size : payload != size) {

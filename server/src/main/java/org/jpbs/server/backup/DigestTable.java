@@ -6,7 +6,7 @@ import org.jpbs.core.digest.Digest;
 import org.jpbs.server.http.ApiException;
 
 /**
- * The digest slots of a fixed index being written (spec {@code pbs-protocol.md} §2.4-§2.6),
+ * The digest slots of a fixed index being written ({@code docs/protocol.md#chunk-upload-and-known-chunks}, {@code docs/protocol.md#appending}, {@code docs/protocol.md#closing-an-index}),
  * stored sparsely: slot {@code i} lives in page {@code i / PAGE_SLOTS}, a {@code byte[]} of
  * {@value #PAGE_SLOTS} digests of 32 bytes (8 KiB) plus a presence bitmap, allocated on the
  * first write into it. Announcing a huge image (e.g. 255 TiB, 67 million slots) therefore costs

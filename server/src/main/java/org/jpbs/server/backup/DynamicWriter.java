@@ -7,7 +7,7 @@ import org.jpbs.core.index.DynamicIndexBuilder;
 import org.jpbs.server.http.ApiException;
 
 /**
- * A dynamic index being written (spec {@code pbs-protocol.md} §2.5, §2.6): chunks are
+ * A dynamic index being written ({@code docs/protocol.md#appending}, {@code docs/protocol.md#closing-an-index}): chunks are
  * appended in stream order, each {@code offset} (the chunk start) must equal the current end,
  * and the index stores end offsets.
  */
@@ -51,7 +51,7 @@ final class DynamicWriter implements IndexWriter {
     }
 
     /**
-     * Checks the close parameters (§2.6) and builds the index.
+     * Checks the close parameters ({@code docs/protocol.md#closing-an-index}) and builds the index.
      *
      * @throws ApiException naming the mismatch
      */

@@ -7,7 +7,7 @@ import org.jpbs.core.index.FixedIndex;
 import org.jpbs.server.http.ApiException;
 
 /**
- * A fixed index being written (spec {@code pbs-protocol.md} §2.4-§2.6): chunk size 4 MiB,
+ * A fixed index being written ({@code docs/protocol.md#chunk-upload-and-known-chunks}, {@code docs/protocol.md#appending}, {@code docs/protocol.md#closing-an-index}): chunk size 4 MiB,
  * each appended chunk goes to slot {@code offset / 4 MiB} (offsets are chunk starts, so
  * appends may come in any order), only the chunk that ends at the image size may be shorter.
  * With {@code reuse-csum} the slots are pre-filled from the previous index (incremental) and
@@ -16,7 +16,7 @@ import org.jpbs.server.http.ApiException;
  * until chunks are appended.
  */
 final class FixedWriter implements IndexWriter {
-    /** The server's fixed chunk size: 4 MiB (§2.4). */
+    /** The server's fixed chunk size: 4 MiB ({@code docs/protocol.md#chunk-upload-and-known-chunks}). */
     static final int CHUNK_SIZE = FileFormats.DEFAULT_FIXED_CHUNK_SIZE;
 
     private final int wid;
@@ -100,7 +100,7 @@ final class FixedWriter implements IndexWriter {
     }
 
     /**
-     * Checks the close parameters (§2.6) and builds the index.
+     * Checks the close parameters ({@code docs/protocol.md#closing-an-index}) and builds the index.
      *
      * @throws ApiException naming the mismatch
      */

@@ -4,7 +4,7 @@ import org.jpbs.core.digest.Digest;
 
 /**
  * An open {@code .fidx} or {@code .didx} of a backup session, addressed by its writer id
- * (spec {@code pbs-protocol.md} §2.3). Implementations are thread-safe.
+ * ({@code docs/protocol.md#writer-ids}). Implementations are thread-safe.
  */
 sealed interface IndexWriter permits FixedWriter, DynamicWriter {
     /** Writer id (1, 2, ... per session). */
@@ -17,7 +17,7 @@ sealed interface IndexWriter permits FixedWriter, DynamicWriter {
     String kind();
 
     /**
-     * Appends one known chunk (spec §2.5).
+     * Appends one known chunk ({@code docs/protocol.md#appending}).
      *
      * @param offset chunk start offset in the archive, bytes
      * @param length plain chunk length, bytes (from the session's known-chunk map)

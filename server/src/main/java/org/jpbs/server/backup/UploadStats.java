@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Upload counters of one backup session, written to the manifest as
  * {@code unprotected.chunk_upload_stats = {"compressed_size","count","duplicates","size"}} at
- * finish (spec {@code pbs-formats.md} §8, {@code pbs-protocol.md} §2.7). As in the manifests of
+ * finish ({@code docs/formats.md#manifest-indexjsonblob}, {@code docs/protocol.md#blobs-the-manifest-and-finish}). As in the manifests of
  * the real PBS datastore ({@code vectors/real-pbs/datastore.tar.gz}): {@code count} and
  * {@code compressed_size} cover uploaded chunks (plain and encoded bytes), {@code duplicates}
  * the uploaded chunks that were already stored, and {@code size} the plain chunk bytes plus

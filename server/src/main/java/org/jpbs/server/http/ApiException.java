@@ -2,7 +2,7 @@ package org.jpbs.server.http;
 
 /**
  * An API error with its HTTP status and the one-line plain-text message that becomes the
- * response body (spec {@code pbs-protocol.md} §4.1: errors are a non-2xx status with the bare
+ * response body ({@code docs/api.md#conventions-as-pbs}: errors are a non-2xx status with the bare
  * message as body; 400 unless stated). Unchecked so route lambdas can throw it directly.
  * {@link ErrorMapper} turns every other exception into a status and message in one place.
  */

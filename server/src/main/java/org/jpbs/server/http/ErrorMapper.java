@@ -8,7 +8,7 @@ import org.jpbs.datastore.lock.LockedException;
  * in one place for HTTP/1.1 and HTTP/2. {@link ApiException} keeps its status; I/O and data
  * errors (including {@link LockedException}, corrupt data, missing chunks) and invalid
  * arguments become 400 with their message, as PBS reports every handler error as 400 unless
- * it sets a status (spec {@code pbs-protocol.md} §4.1); a full datastore
+ * it sets a status ({@code docs/api.md#conventions-as-pbs}); a full datastore
  * ({@link org.jpbs.datastore.os.StorageFullException}, ENOSPC/EDQUOT) is 500 with the file named
  * relative to the datastore (jpbs differs from PBS here: the client did nothing wrong); anything
  * else is an internal error 500 and is logged with its stack trace. No answer carries a server

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * A response inside a backup or reader HTTP/2 session: status, content type and body bytes.
  * Non-raw endpoints answer {@code 200} with {@code {"data": <value>}} as
  * {@code application/json;charset=UTF-8}; raw downloads are {@code application/octet-stream};
- * errors carry the bare message text (spec {@code pbs-protocol.md} §2.2, §4.1).
+ * errors carry the bare message text ({@code docs/protocol.md#parameters-and-answers-inside-a-session}, {@code docs/api.md#conventions-as-pbs}).
  *
  * @param status      HTTP status
  * @param contentType value of the content-type header

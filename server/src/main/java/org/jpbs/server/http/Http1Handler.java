@@ -23,12 +23,12 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * The HTTP/1.1 side after TLS: answers refused upgrades with their error (see
  * {@link PbsUpgradeCodec#UPGRADE_ERROR}), refuses non-upgrade requests to the backup/reader
- * paths ({@code "missing Upgrade header"}, {@code "invalid protocol name"}, §2.1 step 3; other
+ * paths ({@code "missing Upgrade header"}, {@code "invalid protocol name"}, {@code docs/protocol.md#backup-upgrade} step 3; other
  * methods than GET there: 404 {@code "Path '...' not found."}), answers 414 to a path plus query
- * longer than {@link UriPaths#MAX_URI_LENGTH} bytes (§1), and
+ * longer than {@link UriPaths#MAX_URI_LENGTH} bytes ({@code docs/protocol.md#transport}), and
  * hands every other request to the {@link RestHandler} on a worker. Reading is paused while a
  * request is served, so pipelined requests are answered in order and a later upgrade on the
- * same kept-alive connection works (spec {@code pbs-protocol.md}, "Confirmed on the wire").
+ * same kept-alive connection works ({@code docs/protocol.md}, "Confirmed on the wire").
  */
 final class Http1Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final System.Logger LOG = System.getLogger(Http1Handler.class.getName());

@@ -2,7 +2,7 @@ package org.jpbs.server.http;
 
 /**
  * The protocol spoken inside one upgraded HTTP/2 connection: a backup or a reader session
- * (spec {@code pbs-protocol.md} §2, §3). One instance per connection.
+ * ({@code docs/protocol.md#backup-session}, {@code docs/protocol.md#reader-session}). One instance per connection.
  */
 public interface Http2Service {
     /**

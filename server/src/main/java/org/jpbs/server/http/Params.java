@@ -15,8 +15,7 @@ import java.util.Optional;
 import org.jpbs.core.digest.Digest;
 
 /**
- * API call parameters, from the query string, a form body or a JSON body (spec
- * {@code pbs-protocol.md} §2.2 "Parameter placement", §4.1). Values are kept as JSON nodes:
+ * API call parameters, from the query string, a form body or a JSON body ({@code docs/protocol.md#parameters-and-answers-inside-a-session}, {@code docs/api.md#conventions-as-pbs}). Values are kept as JSON nodes:
  * query and form values are text (a repeated key becomes an array), JSON bodies keep their
  * types. Typed getters validate and throw {@link ApiException#badParam} with PBS-style
  * reasons ({@code "parameter is missing and it is not optional."}, {@code "value must have a

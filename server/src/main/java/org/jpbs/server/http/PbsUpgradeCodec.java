@@ -18,14 +18,13 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The PBS upgrade (spec {@code pbs-protocol.md} §2.1, §3; design {@code libraries-and-peers.md}
- * §4.1): not h2c, so no {@code HTTP2-Settings} header and no stream 1 carrying the request.
+ * The PBS upgrade ({@code docs/protocol.md#backup-upgrade}, {@code docs/protocol.md#reader-session}; {@code docs/protocol.md#transport}): not h2c, so no {@code HTTP2-Settings} header and no stream 1 carrying the request.
  * {@link #prepareUpgradeResponse} opens the session through the {@link SessionFactory}; a
  * refusal is stored in the channel attribute {@link #UPGRADE_ERROR} and the request goes on to
  * the HTTP/1.1 handler, which answers with that error. {@link #upgradeTo} (after Netty wrote
  * {@code 101} with {@code connection: upgrade} and {@code upgrade: <protocol>}) replaces the
  * HTTP/1.1 handlers with an HTTP/2 server in prior-knowledge mode with the PBS server's
- * settings (§2.1): initial stream window 32 MiB, max frame 4 MiB, a connection WINDOW_UPDATE
+ * settings ({@code docs/protocol.md#backup-upgrade}): initial stream window 32 MiB, max frame 4 MiB, a connection WINDOW_UPDATE
  * to a 32 MiB connection window, and at most {@link #MAX_CONCURRENT_STREAMS} concurrent
  * streams; one {@link Http2StreamHandler} per stream, all sharing one {@link InflightBytes}
  * that pauses reading while too much request data waits for processing. The HTTP/1.1 idle
@@ -34,7 +33,7 @@ import java.util.List;
 final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
     /** The refusal of the last upgrade attempt, picked up by {@link Http1Handler}. */
     static final AttributeKey<ApiException> UPGRADE_ERROR = AttributeKey.valueOf("jpbs.upgradeError");
-    /** Initial stream window and target connection window: 32 MiB, as the PBS server (spec §2.1). */
+    /** Initial stream window and target connection window: 32 MiB, as the PBS server ({@code docs/protocol.md#backup-upgrade}). */
     static final int WINDOW = 32 * 1024 * 1024;
     /**
      * SETTINGS_MAX_CONCURRENT_STREAMS: 200, the default of the hyper HTTP/2 server that PBS uses

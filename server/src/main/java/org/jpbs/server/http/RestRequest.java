@@ -17,7 +17,7 @@ public record RestRequest(String method, String path, String rawQuery, HttpHeade
                           SocketAddress remote) {
 
     /**
-     * The parameters of this call (§4.1), as PBS takes them for every method: the query string
+     * The parameters of this call ({@code docs/api.md#conventions-as-pbs}), as PBS takes them for every method: the query string
      * plus a form body, or a JSON body ({@link Params#forApiCall}). A GET/DELETE without a body
      * (what the real client sends) has only its query.
      *

@@ -14,7 +14,7 @@ import java.lang.System.Logger.Level;
 import java.util.concurrent.Executor;
 
 /**
- * The per-connection pipeline: TLS (no ALPN, spec {@code pbs-protocol.md} §1) → HTTP/1.1
+ * The per-connection pipeline: TLS (no ALPN, {@code docs/protocol.md#transport}) → HTTP/1.1
  * codec → {@link HttpServerUpgradeHandler} with a {@link PbsUpgradeCodec} for
  * {@code proxmox-backup-protocol-v1} and {@code proxmox-backup-reader-protocol-v1} →
  * aggregator → {@link Http1Handler} for REST, with an {@link IdleCloser} after TLS

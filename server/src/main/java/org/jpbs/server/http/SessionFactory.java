@@ -4,7 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.handler.codec.http.FullHttpRequest;
 
 /**
- * Opens the session behind an upgrade request (spec {@code pbs-protocol.md} §2.1, §3):
+ * Opens the session behind an upgrade request ({@code docs/protocol.md#backup-upgrade}, {@code docs/protocol.md#reader-session}):
  * authenticates, validates the query parameters, checks permissions and takes the locks.
  * Runs on the event loop inside {@code prepareUpgradeResponse}, so it must be quick.
  */

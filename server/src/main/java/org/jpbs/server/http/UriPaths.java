@@ -2,11 +2,11 @@ package org.jpbs.server.http;
 
 /**
  * Path normalisation shared by HTTP/1.1 and HTTP/2 routing: the real client sends
- * {@code //api2/json/backup} (spec {@code pbs-protocol.md}, "Confirmed on the wire"), and PBS
- * ignores leading, trailing and repeated slashes when matching (§2.2).
+ * {@code //api2/json/backup} ({@code docs/protocol.md}, "Confirmed on the wire"), and PBS
+ * ignores leading, trailing and repeated slashes when matching ({@code docs/protocol.md#parameters-and-answers-inside-a-session}).
  */
 public final class UriPaths {
-    /** Longest accepted path plus query in bytes (PBS REST server: 3072; spec §1). Longer → 414. */
+    /** Longest accepted path plus query in bytes (PBS REST server: 3072; {@code docs/protocol.md#transport}). Longer → 414. */
     public static final int MAX_URI_LENGTH = 3072;
 
     private UriPaths() {}

@@ -4,6 +4,6 @@
  * prior-knowledge mode after the {@code 101}), per-stream request handling with bodies handed
  * to worker threads, parameter parsing, the pluggable {@link org.jpbs.server.http.RestHandler}
  * and the one place errors become status codes ({@link org.jpbs.server.http.ErrorMapper}).
- * Spec {@code pbs-protocol.md} §1, §2.1, §2.2, §4.1.
+ * Spec {@code docs/protocol.md#transport}, {@code docs/protocol.md#backup-upgrade}, {@code docs/protocol.md#parameters-and-answers-inside-a-session}, {@code docs/api.md#conventions-as-pbs}.
  */
 package org.jpbs.server.http;

@@ -38,13 +38,13 @@ import org.jpbs.server.http.SerialExecutor;
 
 /**
  * One reader (restore) session behind an upgraded {@code proxmox-backup-reader-protocol-v1}
- * connection (spec {@code pbs-protocol.md} §3): {@code GET /download} of a snapshot file
+ * connection ({@code docs/protocol.md#reader-session}): {@code GET /download} of a snapshot file
  * (checked against the manifest; an index's digests become downloadable),
  * {@code GET /chunk} of a downloadable digest (else 401), {@code GET /speedtest} (1 MiB of
  * {@code 'A'}). Downloads run on the session's serial executor, chunk reads on worker threads.
  * The session runs as a task ({@code reader}, worker id {@code <store>:<type>/<id>/<time hex>})
  * and holds a read lookup of its datastore and a shared lock on the snapshot ({@link DirLock},
- * spec §3) until the connection ends, however it ends: forget and prune of the snapshot fail
+ * {@code docs/protocol.md#reader-session}) until the connection ends, however it ends: forget and prune of the snapshot fail
  * meanwhile.
  */
 public final class ReaderSession implements Http2Service {
@@ -84,7 +84,7 @@ public final class ReaderSession implements Http2Service {
     }
 
     /**
-     * Checks of §3: {@code Datastore.Read} or {@code Datastore.Backup} (400 {@code "no
+     * Checks of {@code docs/protocol.md#reader-session}: {@code Datastore.Read} or {@code Datastore.Backup} (400 {@code "no
      * permissions on /datastore/..."}; an unknown store answers the same), with only Backup the
      * caller must own the group, the snapshot must exist and be finished.
      *

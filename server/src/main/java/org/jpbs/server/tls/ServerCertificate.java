@@ -50,13 +50,13 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * The server's TLS identity, kept like PBS keeps it (spec {@code pbs-protocol.md} §1): the
+ * The server's TLS identity, kept like PBS keeps it ({@code docs/protocol.md#transport}): the
  * certificate chain in {@code <configDir>/proxy.pem}, the private key in
  * {@code <configDir>/proxy.key} (PEM; PKCS#8, PKCS#1 and SEC1 keys are read, so a PBS key
  * works). If neither file exists, a self-signed EC P-256 certificate (SHA256withECDSA, 10
  * years, SAN localhost/127.0.0.1/::1 and the host name) is created; both files are written
  * to a temp name and renamed, the key with mode 0600. Clients pin the certificate by
- * {@link #fingerprint()} (§4.2 "Client-side TLS trust").
+ * {@link #fingerprint()} ({@code docs/protocol.md#authentication}).
  */
 public final class ServerCertificate {
     /** Certificate file name in the config directory. */
@@ -227,7 +227,7 @@ public final class ServerCertificate {
 
     /**
      * A Netty server context on the JDK TLS engine, TLS 1.3 and 1.2, without ALPN (a PBS server
-     * must not offer h2 via ALPN, §1).
+     * must not offer h2 via ALPN, {@code docs/protocol.md#transport}).
      */
     public SslContext serverContext() throws IOException {
         return SslContextBuilder.forServer(key, chain)

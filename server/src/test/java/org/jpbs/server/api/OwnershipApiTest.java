@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The "partial" privileges of spec {@code pbs-protocol.md} §4.3/§4.4 over HTTPS: with only
+ * The "partial" privileges of {@code docs/api.md#conventions-as-pbs}, {@code docs/api.md#admindatastorestore} over HTTPS: with only
  * {@code Datastore.Backup} a token sees and reads only its own groups, with
  * {@code DatastorePowerUser} it may forget only its own snapshots; a user sees a datastore
  * through a namespace ACL; the namespace list is filtered. Needs no shared vectors.

@@ -259,7 +259,7 @@ class RealPbsApiTest {
                 "parameter verification failed - 'backup-time': parameter is missing and it is not optional.",
                 DS + "/golden/files?" + SNAP_T1.replace("1700000000", "abc"),
                 "parameter verification failed - 'backup-time': invalid digit found in string",
-                DS + "/golden/files?" + SNAP_T1.replace("1700000000", "0"), // minimum 1 as in the upgrade (spec §2.1)
+                DS + "/golden/files?" + SNAP_T1.replace("1700000000", "0"), // minimum 1 as in the upgrade (docs/protocol.md#backup-upgrade)
                 "parameter verification failed - 'backup-time': value must have a minimum value of 1",
                 DS + "/golden/files?" + SNAP_T1.replace("id=100", "id=a/b"),
                 "parameter verification failed - 'backup-id': value does not match the regex pattern",

@@ -15,7 +15,7 @@ import java.util.List;
 import org.jpbs.core.api.BackupNamespace;
 import org.junit.jupiter.api.Test;
 
-/** ACL resolution (spec {@code pbs-protocol.md} §4.3): inheritance, propagate, overrides, NoAccess, tokens, roles. */
+/** ACL resolution ({@code docs/api.md#conventions-as-pbs}): inheritance, propagate, overrides, NoAccess, tokens, roles. */
 class AclResolverTest {
     static final Authid U = Authid.parse("u@pbs");
     static final Authid T = Authid.parse("u@pbs!t");

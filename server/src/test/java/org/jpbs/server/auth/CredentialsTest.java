@@ -15,7 +15,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Password hashes, tickets and CSRF tokens (spec {@code pbs-protocol.md} §4.2). */
+/** Password hashes, tickets and CSRF tokens ({@code docs/protocol.md#authentication}). */
 class CredentialsTest {
     static final long NOW = 1_800_000_000L;
     static final Authid BENCH = Authid.parse("bench@pbs");

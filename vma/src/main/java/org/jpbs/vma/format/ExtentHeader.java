@@ -9,7 +9,7 @@ import java.util.UUID;
 import org.jpbs.core.errors.CorruptDataException;
 
 /**
- * The 512-byte header of a VMA extent (spec {@code vma-and-qemu-lib.md} §1.3): magic
+ * The 512-byte header of a VMA extent ({@code docs/vma.md#extents}): magic
  * {@code "VMAE"}, a reserved u16 that must be 0, the block count (4 KiB blocks of payload that
  * follow), the archive uuid, an MD5 over these 512 bytes with the MD5 field zeroed, and 59
  * block-info slots. A slot is a big-endian u64: mask (bits 63..48), reserved (47..40), dev_id

@@ -1,7 +1,7 @@
 package org.jpbs.vma.format;
 
 /**
- * Sizes and magic numbers of the VMA format (spec {@code vma-and-qemu-lib.md} §1.1–§1.3).
+ * Sizes and magic numbers of the VMA format ({@code docs/vma.md#format}, {@code docs/vma.md#main-header}, {@code docs/vma.md#extents}).
  * Sizes are in bytes unless the name says otherwise.
  */
 public final class Vma {
@@ -41,9 +41,9 @@ public final class Vma {
     public static final int MAX_DEVICE_ID = 254;
     /** Largest blob payload (the length prefix is a u16). */
     public static final int MAX_BLOB_SIZE = 65535;
-    /** Name of the VM state pseudo-device (§1.6). */
+    /** Name of the VM state pseudo-device ({@code docs/vma.md#zero-blocks-order-and-vmstate}). */
     public static final String VMSTATE = "vmstate";
-    /** A target may be up to this much larger than the recorded device size (§2). */
+    /** A target may be up to this much larger than the recorded device size ({@code docs/vma.md#the-vma-tool}). */
     public static final long TARGET_SIZE_SLACK = 4L * 1024 * 1024;
 
     // header field offsets

@@ -1,7 +1,7 @@
 package org.jpbs.vma.format;
 
 /**
- * One configuration file stored in a VMA header (spec {@code vma-and-qemu-lib.md} §1.2), e.g.
+ * One configuration file stored in a VMA header ({@code docs/vma.md#main-header}), e.g.
  * {@code qemu-server.conf}. Its content is a raw blob of at most 65,535 bytes.
  *
  * @param name file name (no NUL), e.g. {@code qemu-server.conf}

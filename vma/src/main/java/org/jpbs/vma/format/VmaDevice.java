@@ -1,8 +1,7 @@
 package org.jpbs.vma.format;
 
 /**
- * One device (disk image or the VM state stream) of a VMA archive (spec {@code vma-and-qemu-lib.md}
- * §1.2, §1.6).
+ * One device (disk image or the VM state stream) of a VMA archive ({@code docs/vma.md#main-header}, {@code docs/vma.md#zero-blocks-order-and-vmstate}).
  *
  * @param id   dev_id, 1..255 (the writer hands out 1..254)
  * @param name device name without the trailing NUL, e.g. {@code drive-scsi0}

@@ -15,7 +15,7 @@ import java.util.UUID;
 import org.jpbs.core.errors.CorruptDataException;
 
 /**
- * The VMA main header (spec {@code vma-and-qemu-lib.md} §1.2): magic, version, uuid, ctime, MD5,
+ * The VMA main header ({@code docs/vma.md#main-header}): magic, version, uuid, ctime, MD5,
  * the blob table holding config names/contents and device names, and the device table.
  *
  * <p>Reading is two steps because the input is a stream: {@link #headerSize} checks the first

@@ -13,8 +13,7 @@ import java.nio.file.StandardOpenOption;
  * positional writes, optionally with {@code O_DIRECT} ({@code ExtendedOpenOption.DIRECT}; no page cache, as a restore to ZFS or
  * LVM with {@code cache=none} sees it).
  *
- * <p>Writes are clamped to the device size (the last cluster may be partial; spec
- * {@code vma-and-qemu-lib.md} §1.4). With {@code O_DIRECT} the JDK requires the file offset,
+ * <p>Writes are clamped to the device size (the last cluster may be partial; {@code docs/vma.md#zero-blocks-order-and-vmstate}). With {@code O_DIRECT} the JDK requires the file offset,
  * the buffer address and the length to be multiples of the file store's block size
  * ({@link java.nio.file.FileStore#getBlockSize()}): the aligned part of a write goes through
  * the direct channel, an unaligned tail (a device size that is not a multiple of it) through a

@@ -9,7 +9,7 @@ import org.jpbs.vma.format.Vma;
 
 /**
  * Turns the entries of one extent into write requests on the device targets, per
- * {@link WriteMode} (spec {@code vma-and-qemu-lib.md} §3.3).
+ * {@link WriteMode} ({@code docs/vma.md#restore-merged-and-sorted-writes}).
  *
  * <p>Merged modes keep one pending run (target, start offset, pieces). A piece is a stretch of
  * payload or of zeros (absent blocks of a target that writes zeroes). A piece that continues

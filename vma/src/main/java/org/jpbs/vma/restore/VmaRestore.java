@@ -22,7 +22,7 @@ import org.jpbs.vma.format.VmaHeader;
  * the calling thread writes them with an {@link ExtentWriter} in the configured
  * {@link WriteMode}. Every extent is read and checked, also where no device is restored.
  * After the end of the archive, with {@code checkComplete}, every cluster of every restored
- * device must have been seen ("missing cluster", spec {@code vma-and-qemu-lib.md} §1.4), and
+ * device must have been seen ("missing cluster", {@code docs/vma.md#zero-blocks-order-and-vmstate}), and
  * each target is flushed ({@code fdatasync}).
  */
 public final class VmaRestore {

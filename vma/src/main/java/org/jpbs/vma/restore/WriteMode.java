@@ -3,7 +3,7 @@ package org.jpbs.vma.restore;
 import java.util.Locale;
 
 /**
- * How a restore turns extents into write requests (spec {@code vma-and-qemu-lib.md} §2, §3.3).
+ * How a restore turns extents into write requests ({@code docs/vma.md#the-vma-tool}, {@code docs/vma.md#restore-merged-and-sorted-writes}).
  */
 public enum WriteMode {
     /**

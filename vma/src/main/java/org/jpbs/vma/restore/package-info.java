@@ -1,6 +1,5 @@
 /**
- * Restoring the devices of a VMA archive to files or block devices (spec
- * {@code vma-and-qemu-lib.md} §1.4, §2, §3.3). {@link org.jpbs.vma.restore.VmaRestore} reads
+ * Restoring the devices of a VMA archive to files or block devices ({@code docs/vma.md#zero-blocks-order-and-vmstate}, {@code docs/vma.md#the-vma-tool}, {@code docs/vma.md#restore-merged-and-sorted-writes}). {@link org.jpbs.vma.restore.VmaRestore} reads
  * extents on one thread and writes them on another; {@link org.jpbs.vma.restore.WriteMode}
  * chooses between upstream's one request per cluster or 4 KiB block, merged contiguous
  * writes in archive order, and merged writes after sorting each extent's entries by

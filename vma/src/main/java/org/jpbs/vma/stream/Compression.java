@@ -14,7 +14,7 @@ import java.util.zip.GZIPOutputStream;
 import org.jpbs.core.errors.CorruptDataException;
 
 /**
- * The stream framings a VMA archive comes in (spec {@code vma-and-qemu-lib.md} §3.1), each
+ * The stream framings a VMA archive comes in ({@code docs/vma.md#vzdump-archives}), each
  * read and written with a Java library: zstd with zstd-jni (frames of any number, as
  * {@code zstd --threads=N} writes), gzip with {@code java.util.zip} (concatenated members, as
  * {@code pigz} writes), lzop with aircompressor's {@code LzopHadoopStreams} (the {@code lzop}

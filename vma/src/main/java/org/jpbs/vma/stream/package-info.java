@@ -1,5 +1,5 @@
 /**
- * Compressed VMA streams (spec {@code vma-and-qemu-lib.md} §3.1): vzdump writes
+ * Compressed VMA streams ({@code docs/vma.md#vzdump-archives}): vzdump writes
  * {@code .vma.zst}, {@code .vma.gz} and {@code .vma.lzo} by piping the raw archive through
  * {@code zstd}, {@code gzip}/{@code pigz} or {@code lzop}. {@link org.jpbs.vma.stream.Compression}
  * reads and writes those framings with Java libraries (zstd-jni, {@code java.util.zip},
