@@ -62,8 +62,9 @@ class FullDiskCliTest {
 
             Path img = tmp.resolve("new.img");
             Files.write(img, random(9, 2 << 20));
-            // a new group: its owner file cannot be written; an existing group: the first new chunk
-            String[][] cases = {{"200", repo.resolve("vm/200/owner").toString()}, {"100", repo.resolve(".chunks") + "/"}};
+            // a new group and an existing one: the first file a backup writes is its writer
+            // registration (.writers/, see docs/gc.md); a full chunk write is FullDiskServerTest's case
+            String[][] cases = {{"200", repo.resolve(".writers").toString()}, {"100", repo.resolve(".writers").toString()}};
             for (String[] c : cases) {
                 CliRunner.Result b = cli.run("backup", "-q", "--backup-type", "vm", "--backup-id", c[0],
                         "--backup-time", Long.toString(T1 + 60), "disk.img:" + img);
