@@ -42,6 +42,9 @@ final class SnapshotAdminApi {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final Set<String> GROUP = Set.of("backup-type", "backup-id", "ns");
     private static final Set<String> SNAP = Set.of("backup-type", "backup-id", "backup-time", "ns");
+    /** Length limits of PBS's Authid schema ({@code pbs-api-types}: min_length 3, max_length 64). */
+    static final int AUTHID_MIN = 3;
+    static final int AUTHID_MAX = 64;
 
     private SnapshotAdminApi() {}
 
@@ -176,6 +179,14 @@ final class SnapshotAdminApi {
         ApiParams p = ApiParams.of(params, with(GROUP, "new-owner"));
         BackupGroupRef group = group(p);
         String newOwnerText = p.required("new-owner");
+        // PBS's Authid schema: 3..64 characters (Unicode scalar values), checked before the pattern
+        int chars = newOwnerText.codePointCount(0, newOwnerText.length());
+        if (chars < AUTHID_MIN) {
+            throw ApiException.badParam("new-owner", "value must be at least " + AUTHID_MIN + " characters long");
+        }
+        if (chars > AUTHID_MAX) {
+            throw ApiException.badParam("new-owner", "value may only be " + AUTHID_MAX + " characters long");
+        }
         Authid newOwner;
         try {
             newOwner = Authid.parse(newOwnerText);

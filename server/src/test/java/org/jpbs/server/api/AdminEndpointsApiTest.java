@@ -487,6 +487,33 @@ class AdminEndpointsApiTest {
     }
 
     /**
+     * PBS's Authid schema limits {@code new-owner} to 3..64 characters and checks that before the
+     * pattern and before any privilege: every role gets the same 400 (jpbs answered "value does
+     * not match the regex pattern" for a too long but well-formed id). The limit counts
+     * characters, not bytes. The owner file stays as it was.
+     */
+    @Test
+    void changeOwnerNewOwnerLengthAsPbsAuthidSchema() throws Exception {
+        String before = owner("own");
+        String long65 = "u".repeat(57) + "@pbs!tok"; // 65 characters, well-formed
+        assertEquals(65, long65.length());
+        for (Map<String, String> who : List.of(backup, power, admin, audit, reader)) {
+            assertError(400, "parameter verification failed - 'new-owner': value may only be 64 characters long",
+                    post(DS + "/change-owner", who, changeOwner("own", long65)));
+            assertError(400, "parameter verification failed - 'new-owner': value must be at least 3 characters long",
+                    post(DS + "/change-owner", who, changeOwner("own", "a@")));
+        }
+        // 64 characters pass the length check (then: no such user); so do 64 non-ASCII characters
+        String ok64 = "u".repeat(56) + "@pbs!tok";
+        assertError(400, "API token '" + ok64 + "' is inactive or non-existent",
+                post(DS + "/change-owner", admin, changeOwner("own", ok64)));
+        String wide64 = "\u00e9".repeat(60) + "@pbs";
+        assertError(400, "user '" + wide64 + "' is inactive or non-existent",
+                post(DS + "/change-owner", admin, changeOwner("own", wide64)));
+        assertEquals(before, owner("own"));
+    }
+
+    /**
      * A group whose owner file is lost: with Datastore.Modify change-owner sets a new owner
      * without reading the old one (PBS), which is how an admin gives such a group back (jpbs
      * answered "does not exist"); with only Datastore.Backup the owner check fails.
