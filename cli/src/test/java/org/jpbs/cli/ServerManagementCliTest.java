@@ -307,6 +307,31 @@ class ServerManagementCliTest {
         assertEquals(others, server.datastore().listSnapshots(GROUP).size(), "the other group is untouched");
     }
 
+    /** On a local datastore: the same command removes the group directly; protected snapshots stay. */
+    @Test
+    void groupForgetOnALocalDatastoreKeepsProtectedSnapshots() throws Exception {
+        Path repo = shared.resolve("local-group-forget");
+        CliRunner local = new CliRunner(home, Map.of());
+        for (long t : new long[] {T1, T2}) {
+            CliRunner.Result b = local.run("backup", "-q", "--repository", repo.toString(), "--backup-type", "vm",
+                    "--backup-id", "7", "--backup-time", Long.toString(t), "disk.img:" + shared.resolve("disk.img"));
+            assertEquals(0, b.exit(), b.all());
+        }
+        org.jpbs.datastore.snapshot.Datastore ds = org.jpbs.datastore.snapshot.Datastore.open(repo);
+        BackupGroupRef g = new BackupGroupRef(BackupNamespace.ROOT, BackupType.VM, "7");
+        ds.setProtected(new BackupSnapshotRef(g, T1), true);
+        assertEquals(2, local.run("group", "forget", "--repository", repo.toString(), "vm/7").exit(), "no terminal, no --yes");
+        CliRunner.Result partial = local.run("group", "forget", "--repository", repo.toString(), "vm/7", "--yes");
+        assertEquals(1, partial.exit(), partial.all());
+        assertEquals("jpbs: error: group only partially deleted due to protected snapshots\n", partial.err());
+        assertEquals(1, ds.listSnapshots(g).size(), "the protected snapshot stays");
+        ds.setProtected(new BackupSnapshotRef(g, T1), false);
+        CliRunner.Result ok = local.run("group", "forget", "--repository", repo.toString(), "vm/7", "--yes");
+        assertEquals(0, ok.exit(), ok.all());
+        assertFalse(Files.exists(ds.groupDir(g)));
+        FastTempDirs.deleteTree(repo);
+    }
+
     @Test
     void groupForgetAsksAsThePbsClient() throws Exception {
         for (String[] c : new String[][] {{"y\n", "true"}, {"YES\n", "true"}, {"\n", "false"}, {"n\n", "false"},
