@@ -277,6 +277,73 @@ class ServerManagementCliTest {
         assertEquals("root@pam", server.datastore().owner(GROUP));
     }
 
+    /**
+     * {@code jpbs group forget GROUP}: the PBS client's {@code group forget} (DELETE .../groups).
+     * Without a terminal nothing is asked: it needs {@code --yes} (usage error otherwise, nothing
+     * removed); a missing group is the server's one-line error.
+     */
+    @Test
+    @Order(7)
+    void groupForgetRemovesTheWholeGroupOnTheServer() throws Exception {
+        for (long t : new long[] {T1, T2}) {
+            CliRunner.Result b = cli().run("backup", "--backup-type", "vm", "--backup-id", "300", "--backup-time",
+                    Long.toString(t), "disk.img:" + shared.resolve("disk.img"));
+            assertEquals(0, b.exit(), b.all());
+        }
+        BackupGroupRef g300 = new BackupGroupRef(BackupNamespace.ROOT, BackupType.VM, "300");
+        int others = server.datastore().listSnapshots(GROUP).size();
+        CliRunner.Result refused = cli().run("group", "forget", "vm/300");
+        assertEquals(2, refused.exit(), refused.all());
+        assertTrue(refused.err().contains("--yes"), refused.all());
+        assertEquals(2, server.datastore().listSnapshots(g300).size(), "nothing removed without confirmation");
+        CliRunner.Result ok = cli().run("group", "forget", "vm/300", "--yes");
+        assertEquals(0, ok.exit(), ok.all());
+        assertEquals("Successfully deleted group!\n", ok.out());
+        assertFalse(Files.exists(server.datastore().groupDir(g300)), "group directory removed");
+        CliRunner.Result again = cli().run("group", "forget", "vm/300", "--yes");
+        assertEquals(1, again.exit(), again.all());
+        assertTrue(again.err().contains("backup group 'vm/300' does not exist"), again.all());
+        assertEquals(2, cli().run("group", "forget", "nonsense", "--yes").exit());
+        assertEquals(others, server.datastore().listSnapshots(GROUP).size(), "the other group is untouched");
+    }
+
+    /** On a local datastore: the same command removes the group directly; protected snapshots stay. */
+    @Test
+    void groupForgetOnALocalDatastoreKeepsProtectedSnapshots() throws Exception {
+        Path repo = shared.resolve("local-group-forget");
+        CliRunner local = new CliRunner(home, Map.of());
+        for (long t : new long[] {T1, T2}) {
+            CliRunner.Result b = local.run("backup", "-q", "--repository", repo.toString(), "--backup-type", "vm",
+                    "--backup-id", "7", "--backup-time", Long.toString(t), "disk.img:" + shared.resolve("disk.img"));
+            assertEquals(0, b.exit(), b.all());
+        }
+        org.jpbs.datastore.snapshot.Datastore ds = org.jpbs.datastore.snapshot.Datastore.open(repo);
+        BackupGroupRef g = new BackupGroupRef(BackupNamespace.ROOT, BackupType.VM, "7");
+        ds.setProtected(new BackupSnapshotRef(g, T1), true);
+        assertEquals(2, local.run("group", "forget", "--repository", repo.toString(), "vm/7").exit(), "no terminal, no --yes");
+        CliRunner.Result partial = local.run("group", "forget", "--repository", repo.toString(), "vm/7", "--yes");
+        assertEquals(1, partial.exit(), partial.all());
+        assertEquals("jpbs: error: group only partially deleted due to protected snapshots\n", partial.err());
+        assertEquals(1, ds.listSnapshots(g).size(), "the protected snapshot stays");
+        ds.setProtected(new BackupSnapshotRef(g, T1), false);
+        CliRunner.Result ok = local.run("group", "forget", "--repository", repo.toString(), "vm/7", "--yes");
+        assertEquals(0, ok.exit(), ok.all());
+        assertFalse(Files.exists(ds.groupDir(g)));
+        FastTempDirs.deleteTree(repo);
+    }
+
+    @Test
+    void groupForgetAsksAsThePbsClient() throws Exception {
+        for (String[] c : new String[][] {{"y\n", "true"}, {"YES\n", "true"}, {"\n", "false"}, {"n\n", "false"},
+                {"", "false"}}) {
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            boolean yes = org.jpbs.cli.manage.GroupForgetCommand.ask(new java.io.PrintStream(err, true),
+                    new java.io.BufferedReader(new java.io.StringReader(c[0])), "vm/100", 2);
+            assertEquals(Boolean.parseBoolean(c[1]), yes, "answer '" + c[0] + "'");
+            assertEquals("Delete group \"vm/100\" with 2 snapshot(s)? [y/N]: ", err.toString());
+        }
+    }
+
     @Test
     @Order(8)
     void statusShowsUsage() throws Exception {

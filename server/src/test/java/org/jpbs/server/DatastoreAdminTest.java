@@ -347,6 +347,44 @@ class DatastoreAdminTest {
         assertEquals(400, get(TASKS + "/nonsense/status").status());
     }
 
+    /**
+     * The PBS client's benchmark: a backup session with {@code benchmark=true} on
+     * {@code host/benchmark}, speedtest uploads, then the connection is closed without a finish.
+     * As PBS ({@code src/api2/backup/mod.rs}), the task ends OK ("benchmark finished
+     * successfully") and nothing stays on disk: no snapshot, no group, no hidden temp directory.
+     */
+    @Test
+    @Order(20)
+    void aBenchmarkSessionEndsOkAndKeepsNothing() throws Exception {
+        String query = "backup-id=benchmark&backup-time=" + T + "&backup-type=host&benchmark=true&debug=false&store=store2";
+        try (PbsTestClient c = connect(PbsTestClient.BACKUP)) {
+            c.upgradeOrFail("/api2/json/backup", query, adminToken);
+            for (int i = 0; i < 3; i++) {
+                assertEquals("{\"data\":null}", c.call("POST", "/speedtest", "application/octet-stream",
+                        Backups.random(i, 1024 * 1024)).text());
+            }
+            // an index writer makes the session's hidden temp directory non-empty
+            assertEquals(200, c.call("POST", "/fixed_index?archive-name=d.img.fidx&size=100").status());
+        }
+        awaitIdle();
+        JsonNode tasks = get(TASKS + "?typefilter=backup&limit=1").json().get("data");
+        assertEquals("store2:host/benchmark", tasks.get(0).get("worker_id").asText(), tasks.toString());
+        assertEquals("OK", tasks.get(0).get("status").asText(), tasks.toString());
+        String u = URLEncoder.encode(tasks.get(0).get("upid").asText(), StandardCharsets.UTF_8);
+        StringBuilder log = new StringBuilder();
+        get(TASKS + "/" + u + "/log?limit=0").json().get("data").forEach(l -> log.append(l.get("t").asText()).append('\n'));
+        assertTrue(log.toString().contains("starting new benchmark on datastore 'store2'"), log.toString());
+        assertTrue(log.toString().contains(": benchmark finished successfully\n"), log.toString());
+        assertTrue(log.toString().endsWith(": TASK OK\n"), log.toString());
+        assertFalse(log.toString().contains("finished flag is not set"), log.toString());
+        Path root = tmp.resolve("ds-store2");
+        assertFalse(Files.exists(root.resolve("host/benchmark")), "no group host/benchmark, no snapshot in it");
+        try (var walk = Files.walk(root)) {
+            List<Path> tmpDirs = walk.filter(p -> p.getFileName().toString().startsWith(".tmp")).toList();
+            assertEquals(List.of(), tmpDirs);
+        }
+    }
+
     static List<String> names(JsonNode o) {
         List<String> l = new ArrayList<>();
         o.fieldNames().forEachRemaining(l::add);

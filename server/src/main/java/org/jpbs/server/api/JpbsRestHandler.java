@@ -40,7 +40,7 @@ import org.jpbs.server.http.RestResponse;
  *     ({@link DatastoreApi}); {@code POST gc}, {@code POST prune}, {@code POST prune-datastore},
  *     {@code POST verify}, {@code GET active-operations} ({@link DatastoreJobsApi});
  *     {@code GET|PUT notes}, {@code GET|PUT group-notes}, {@code GET|PUT protected},
- *     {@code POST change-owner}, {@code POST upload-backup-log} ({@link SnapshotAdminApi});
+ *     {@code POST change-owner}, {@code POST upload-backup-log}, {@code DELETE groups} ({@link SnapshotAdminApi});
  *     {@code POST|DELETE namespace} ({@link NamespaceApi});</li>
  * <li>{@code GET /api2/json/status/datastore-usage};</li>
  * <li>{@code /api2/json/nodes/{node}/tasks[/{upid}[/status|/log]]} ({@link TasksApi}).</li>
@@ -60,7 +60,7 @@ public final class JpbsRestHandler implements RestHandler {
     public static final Duration PERMISSION_FAILURE_DELAY = Duration.ofMillis(500);
     private static final String PREFIX = "/api2/json";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final Set<String> STORE_CALLS = Set.of("GET groups", "GET snapshots", "DELETE snapshots",
+    private static final Set<String> STORE_CALLS = Set.of("GET groups", "DELETE groups", "GET snapshots", "DELETE snapshots",
             "GET namespace", "GET files", "GET status", "GET download", "GET gc", "POST gc", "POST prune",
             "POST prune-datastore", "POST verify", "GET active-operations", "GET notes", "PUT notes",
             "GET group-notes", "PUT group-notes", "GET protected", "PUT protected", "POST change-owner",
@@ -181,6 +181,7 @@ public final class JpbsRestHandler implements RestHandler {
             case "GET groups" -> DatastoreApi.groups(acc, store, q);
             case "GET snapshots" -> DatastoreApi.snapshots(acc, store, q);
             case "DELETE snapshots" -> DatastoreApi.forget(acc, store, q);
+            case "DELETE groups" -> SnapshotAdminApi.deleteGroup(acc, store, req.params());
             case "GET namespace" -> DatastoreApi.namespaces(acc, store, q);
             case "GET files" -> DatastoreApi.files(acc, store, q);
             case "GET status" -> DatastoreApi.status(acc, store, q);

@@ -29,7 +29,8 @@ import org.jpbs.server.http.RestResponse;
  * <li>{@code GET|PUT group-notes} (the group's {@code notes} file),</li>
  * <li>{@code GET|PUT protected} (the snapshot's {@code .protected} marker),</li>
  * <li>{@code POST change-owner} (the group's {@code owner} file),</li>
- * <li>{@code POST upload-backup-log} (the snapshot's {@code client.log.blob}).</li>
+ * <li>{@code POST upload-backup-log} (the snapshot's {@code client.log.blob}),</li>
+ * <li>{@code DELETE groups} (a whole group, protected snapshots kept).</li>
  * </ul>
  * Read needs {@code Datastore.Audit}, or {@code Datastore.Backup} as the group's owner; write
  * {@code Datastore.Modify}, or {@code Datastore.Backup} as owner (PBS
@@ -41,6 +42,9 @@ final class SnapshotAdminApi {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final Set<String> GROUP = Set.of("backup-type", "backup-id", "ns");
     private static final Set<String> SNAP = Set.of("backup-type", "backup-id", "backup-time", "ns");
+    /** Length limits of PBS's Authid schema ({@code pbs-api-types}: min_length 3, max_length 64). */
+    static final int AUTHID_MIN = 3;
+    static final int AUTHID_MAX = 64;
 
     private SnapshotAdminApi() {}
 
@@ -105,6 +109,36 @@ final class SnapshotAdminApi {
         }
     }
 
+    /**
+     * {@code DELETE .../groups} (GROUP, {@code error-on-protected}, default true): removes the
+     * group with all its snapshots except protected ones, under the exclusive group lock (so a
+     * running backup, a reader or a verify of the group refuses it). Answers null as PBS 3.x;
+     * if protected snapshots were kept, 400 {@code "group only partially deleted due to protected
+     * snapshots"} unless {@code error-on-protected=false}. What could be removed stays removed.
+     * Needs {@code Datastore.Modify}, or {@code Datastore.Prune} as owner.
+     */
+    static RestResponse deleteGroup(Access acc, String store, Params params) throws IOException {
+        ApiParams p = ApiParams.of(params, with(GROUP, "error-on-protected"));
+        BackupGroupRef group = group(p);
+        boolean errorOnProtected = p.bool("error-on-protected", true);
+        try (DatastoreHandle h = check(acc, store, group, Access.MODIFY, Access.PRUNE, Operation.WRITE)) {
+            Datastore ds = h.datastore();
+            if (!Files.isDirectory(ds.groupDir(group), LinkOption.NOFOLLOW_LINKS)) {
+                throw noGroup(group);
+            }
+            boolean all;
+            try {
+                all = ds.removeGroup(group);
+            } catch (LockedException e) {
+                throw ApiException.badRequest(e.getMessage());
+            }
+            if (!all && errorOnProtected) {
+                throw ApiException.badRequest("group only partially deleted due to protected snapshots");
+            }
+            return RestResponse.data(NullNode.getInstance());
+        }
+    }
+
     /** {@code GET .../protected}: whether the snapshot has its {@code .protected} marker. */
     static RestResponse getProtection(Access acc, String store, Params params) throws IOException {
         ApiParams p = ApiParams.of(params, SNAP);
@@ -145,6 +179,14 @@ final class SnapshotAdminApi {
         ApiParams p = ApiParams.of(params, with(GROUP, "new-owner"));
         BackupGroupRef group = group(p);
         String newOwnerText = p.required("new-owner");
+        // PBS's Authid schema: 3..64 characters (Unicode scalar values), checked before the pattern
+        int chars = newOwnerText.codePointCount(0, newOwnerText.length());
+        if (chars < AUTHID_MIN) {
+            throw ApiException.badParam("new-owner", "value must be at least " + AUTHID_MIN + " characters long");
+        }
+        if (chars > AUTHID_MAX) {
+            throw ApiException.badParam("new-owner", "value may only be " + AUTHID_MAX + " characters long");
+        }
         Authid newOwner;
         try {
             newOwner = Authid.parse(newOwnerText);

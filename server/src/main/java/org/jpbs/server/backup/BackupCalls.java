@@ -331,7 +331,7 @@ final class BackupCalls {
         if (s.benchmark) {
             s.writer.abort();
             s.markFinished();
-            info("benchmark finished, data removed");
+            info("benchmark data removed");
             return H2Response.nullData();
         }
         try {

@@ -329,7 +329,19 @@ public final class BackupSession implements Http2Service {
                     state = State.ABORTED;
                 }
             }
-            if (abort) {
+            if (benchmark) {
+                // as PBS: a benchmark session keeps nothing and ends OK however the connection
+                // ended (the client just closes it after its speed test, without a finish)
+                try {
+                    writer.abort();
+                } catch (IOException | RuntimeException e) {
+                    LOG.log(Level.ERROR, logPrefix + "removing benchmark data failed: " + e.getMessage(), e);
+                    task.warn("removing benchmark data failed: " + e.getMessage());
+                }
+                LOG.log(Level.DEBUG, () -> logPrefix + "benchmark connection closed");
+                task.log("benchmark finished successfully");
+                task.finish((String) null);
+            } else if (abort) {
                 LOG.log(Level.WARNING, logPrefix + "connection closed before finish - removing unfinished backup");
                 task.log("removing unfinished backup");
                 try {

@@ -93,7 +93,9 @@ public final class Params {
      * otherwise the query string plus a form body ({@code application/x-www-form-urlencoded}
      * or no content type).
      *
-     * @throws ApiException 400 {@code "unsupported content type"} for other types, or on invalid JSON
+     * @throws ApiException 400 {@code "unsupported content type"} for other types, {@code "Request body
+     *                      not uft8: <Rust's Utf8Error>"} (PBS's text and spelling) for a body that is
+     *                      not UTF-8, or on invalid JSON
      */
     public static Params forApiCall(String contentType, String rawQuery, byte[] body) {
         String ct = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
@@ -102,7 +104,17 @@ public final class Params {
             ct = ct.substring(0, semi);
         }
         ct = ct.trim();
-        if (ct.equals(JSON)) {
+        boolean json = ct.equals(JSON);
+        if (!json && !ct.isEmpty() && !ct.equals(FORM)) {
+            throw ApiException.badRequest("unsupported content type");
+        }
+        // as PBS's REST server: the raw body must be UTF-8 before it is parsed (a percent-encoded
+        // invalid byte in a form value is decoded leniently, as there)
+        String utf8Error = Utf8Validation.error(body);
+        if (utf8Error != null) {
+            throw ApiException.badRequest("Request body not uft8: " + utf8Error);
+        }
+        if (json) {
             if (body.length == 0) {
                 return new Params(JsonNodeFactory.instance.objectNode());
             }

@@ -299,6 +299,58 @@ class AdminEndpointsApiTest {
         assertNullData(http.send("PUT", DS + "/notes?" + snap("tok"), backup, "notes="));
     }
 
+    /** A form body with raw bytes {@code prefix + bad + suffix} (ASCII prefix/suffix). */
+    static byte[] form(String prefix, byte[] bad, String suffix) {
+        byte[] a = prefix.getBytes(StandardCharsets.US_ASCII);
+        byte[] c = suffix.getBytes(StandardCharsets.US_ASCII);
+        byte[] out = new byte[a.length + bad.length + c.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(bad, 0, out, a.length, bad.length);
+        System.arraycopy(c, 0, out, a.length + bad.length, c.length);
+        return out;
+    }
+
+    /**
+     * PBS's REST server refuses a parameter body that is not UTF-8 before parsing it, with 400
+     * {@code "Request body not uft8: <Rust Utf8Error>"} (its spelling); jpbs stored such notes
+     * with replacement characters. Form and JSON bodies, notes and group notes unchanged.
+     */
+    @Test
+    void bodiesThatAreNotUtf8AreRefusedAsInPbs() throws Exception {
+        String before = manifest("own").unprotected().path("notes").asText("");
+        Path groupNotes = root.resolve("host/own/notes");
+        boolean hadGroupNotes = Files.exists(groupNotes);
+        String form = "application/x-www-form-urlencoded";
+        assertError(400, "Request body not uft8: invalid utf-8 sequence of 1 bytes from index 8",
+                http.sendBytes("PUT", DS + "/notes?" + snap("own"), admin, form,
+                        form("notes=ab", new byte[] {(byte) 0xFF}, "cd")));
+        assertError(400, "Request body not uft8: invalid utf-8 sequence of 1 bytes from index 6",
+                http.sendBytes("PUT", DS + "/notes?" + snap("own"), backup, form,
+                        form("notes=", new byte[] {(byte) 0xE9}, "t"))); // Latin-1 e-acute, before the privilege check
+        assertError(400, "Request body not uft8: incomplete utf-8 byte sequence from index 6",
+                http.sendBytes("PUT", DS + "/group-notes?" + group("own"), admin, form,
+                        form("notes=", new byte[] {(byte) 0xE2, (byte) 0x82}, "")));
+        String json = "{\"backup-type\":\"host\",\"backup-id\":\"own\",\"backup-time\":" + T + ",\"notes\":\"";
+        assertError(400, "Request body not uft8: invalid utf-8 sequence of 3 bytes from index " + json.length(),
+                http.sendBytes("PUT", DS + "/notes", admin, "application/json",
+                        form(json, new byte[] {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, 'x'}, "\"}")));
+        // the POST of the real client (JSON body) is checked the same way
+        assertError(400, "Request body not uft8: invalid utf-8 sequence of 1 bytes from index 59",
+                http.sendBytes("POST", DS + "/change-owner", admin, "application/json",
+                        form("{\"backup-type\":\"host\",\"backup-id\":\"own\",\"new-owner\":\"bk@pbs", new byte[] {(byte) 0xC0},
+                                "\"}")));
+        assertEquals("bk@pbs", Files.readString(root.resolve("host/own/owner")).strip());
+        assertEquals(before, manifest("own").unprotected().path("notes").asText(""), "notes unchanged");
+        assertEquals(hadGroupNotes, Files.exists(groupNotes), "group notes unchanged");
+        // valid UTF-8 (raw or percent-encoded) is still taken as it is
+        String text = "caf\u00e9 \u20ac \ud83d\ude00";
+        assertNullData(http.sendBytes("PUT", DS + "/notes?" + snap("own"), admin, form,
+                ("notes=" + text).getBytes(StandardCharsets.UTF_8)));
+        assertEquals(text, manifest("own").unprotected().get("notes").asText());
+        assertNullData(http.send("PUT", DS + "/notes?" + snap("own"), admin,
+                "notes=" + URLEncoder.encode(before, StandardCharsets.UTF_8)));
+    }
+
     // ---- group notes ------------------------------------------------------------------------
 
     @Test
@@ -432,6 +484,33 @@ class AdminEndpointsApiTest {
                 post(DS + "/change-owner", admin, changeOwner("foreign", "no-realm")));
         assertError(400, "backup group 'host/nosuch' does not exist",
                 post(DS + "/change-owner", admin, changeOwner("nosuch", "bk@pbs")));
+    }
+
+    /**
+     * PBS's Authid schema limits {@code new-owner} to 3..64 characters and checks that before the
+     * pattern and before any privilege: every role gets the same 400 (jpbs answered "value does
+     * not match the regex pattern" for a too long but well-formed id). The limit counts
+     * characters, not bytes. The owner file stays as it was.
+     */
+    @Test
+    void changeOwnerNewOwnerLengthAsPbsAuthidSchema() throws Exception {
+        String before = owner("own");
+        String long65 = "u".repeat(57) + "@pbs!tok"; // 65 characters, well-formed
+        assertEquals(65, long65.length());
+        for (Map<String, String> who : List.of(backup, power, admin, audit, reader)) {
+            assertError(400, "parameter verification failed - 'new-owner': value may only be 64 characters long",
+                    post(DS + "/change-owner", who, changeOwner("own", long65)));
+            assertError(400, "parameter verification failed - 'new-owner': value must be at least 3 characters long",
+                    post(DS + "/change-owner", who, changeOwner("own", "a@")));
+        }
+        // 64 characters pass the length check (then: no such user); so do 64 non-ASCII characters
+        String ok64 = "u".repeat(56) + "@pbs!tok";
+        assertError(400, "API token '" + ok64 + "' is inactive or non-existent",
+                post(DS + "/change-owner", admin, changeOwner("own", ok64)));
+        String wide64 = "\u00e9".repeat(60) + "@pbs";
+        assertError(400, "user '" + wide64 + "' is inactive or non-existent",
+                post(DS + "/change-owner", admin, changeOwner("own", wide64)));
+        assertEquals(before, owner("own"));
     }
 
     /**

@@ -438,4 +438,108 @@ class JobPermissionsTest {
         assertEquals(400, r.status(), r.text());
         assertEquals("parameter verification failed - 'backup-time': Expected integer value.", r.text().strip());
     }
+
+    // ---- delete group (DELETE groups, PBS delete_group: Datastore.Modify, or Prune as owner) ----
+
+    /** As the real client sends a DELETE: the parameters in the query string, empty form body. */
+    static Resp deleteGroup(Map<String, String> who, String query) throws Exception {
+        return http.send("DELETE", DS + "/" + STORE + "/groups?" + query, who, "");
+    }
+
+    static boolean groupDirExists(String id) throws Exception {
+        return Files.isDirectory(Datastore.open(roots.get(STORE)).groupDir(group(id)));
+    }
+
+    @Test
+    void deleteGroupIsRefusedWithoutModifyOrPrune() throws Exception {
+        for (String who : List.of("backup", "audit", "reader")) {
+            for (String id : List.of("bob", who.equals("backup") ? "backup" : "user")) {
+                Resp r = deleteGroup(caller.get(who), "backup-type=host&backup-id=" + id);
+                assertEquals(403, r.status(), who + " " + id + ": " + r.text());
+                assertEquals(denied(STORE, "Datastore.Modify|Datastore.Prune"), r.text());
+            }
+        }
+        assertEquals(untouched(), counts(STORE));
+    }
+
+    @Test
+    void powerUserDeletesOnlyItsOwnGroup() throws Exception {
+        Map<String, String> power = caller.get("power");
+        Resp r = deleteGroup(power, "backup-type=host&backup-id=bob");
+        assertEquals(400, r.status(), r.text());
+        assertEquals("backup owner check failed (alice@pbs!power != bob@pbs)", r.text());
+        r = deleteGroup(power, "ns=team&backup-type=host&backup-id=bobteam");
+        assertEquals(400, r.status(), r.text());
+        assertEquals("backup owner check failed (alice@pbs!power != bob@pbs)", r.text());
+        r = deleteGroup(power, "backup-type=host&backup-id=backup");
+        assertEquals(400, r.status(), r.text());
+        assertEquals("backup owner check failed (alice@pbs!power != alice@pbs!backup)", r.text());
+        assertEquals(untouched(), counts(STORE));
+
+        r = deleteGroup(power, "backup-type=host&backup-id=power");
+        assertEquals(200, r.status(), r.text());
+        assertTrue(r.json().get("data").isNull(), r.text());
+        assertEquals(with(untouched(), "power", 0), counts(STORE));
+        assertFalse(groupDirExists("power"), "group directory (owner file) is gone");
+        Resp list = http.get(DS + "/" + STORE + "/groups", caller.get("admin"));
+        assertFalse(list.text().contains("\"power\""), list.text());
+    }
+
+    @Test
+    void adminDeletesForeignGroupsAlsoInANamespace() throws Exception {
+        Map<String, String> admin = caller.get("admin");
+        Resp r = deleteGroup(admin, "backup-type=host&backup-id=bob");
+        assertEquals(200, r.status(), r.text());
+        assertEquals("{\"data\":null}", r.text().strip());
+        r = deleteGroup(admin, "ns=team&backup-type=host&backup-id=bobteam");
+        assertEquals(200, r.status(), r.text());
+        Map<String, Integer> expect = with(with(untouched(), "bob", 0), "bobteam", 0);
+        assertEquals(expect, counts(STORE));
+        assertFalse(groupDirExists("bob"));
+        assertFalse(groupDirExists("bobteam"));
+        // gone now: a second delete names the group
+        r = deleteGroup(admin, "backup-type=host&backup-id=bob");
+        assertEquals(400, r.status(), r.text());
+        assertEquals("backup group 'host/bob' does not exist", r.text());
+        r = deleteGroup(admin, "ns=team&backup-type=host&backup-id=bobteam");
+        assertEquals("backup group 'ns/team/host/bobteam' does not exist", r.text());
+        // bad parameters: PBS's texts, nothing removed
+        r = deleteGroup(admin, "backup-type=host");
+        assertEquals(400, r.status(), r.text());
+        assertTrue(r.text().contains("'backup-id': parameter is missing and it is not optional."), r.text());
+        r = deleteGroup(admin, "backup-type=host&backup-id=user&bogus=1");
+        assertEquals(400, r.status(), r.text());
+        assertEquals(expect, counts(STORE));
+    }
+
+    @Test
+    void deleteGroupKeepsProtectedSnapshots() throws Exception {
+        Datastore ds = Datastore.open(roots.get(STORE));
+        BackupSnapshotRef kept = new BackupSnapshotRef(group("user"), T + 3600L);
+        ds.setProtected(kept, true);
+        Resp r = deleteGroup(caller.get("admin"), "backup-type=host&backup-id=user");
+        assertEquals(400, r.status(), r.text());
+        assertEquals("group only partially deleted due to protected snapshots", r.text());
+        assertEquals(with(untouched(), "user", 1), counts(STORE));
+        assertTrue(ds.isProtected(kept));
+        assertEquals("alice@pbs", ds.owner(group("user")), "the owner file stays with the kept snapshot");
+        // error-on-protected=false (newer PBS/PVE): the same removal, answered without an error
+        ds.setProtected(new BackupSnapshotRef(group("admin"), T), true);
+        r = deleteGroup(caller.get("admin"), "backup-type=host&backup-id=admin&error-on-protected=false");
+        assertEquals(200, r.status(), r.text());
+        assertEquals(with(with(untouched(), "user", 1), "admin", 1), counts(STORE));
+    }
+
+    @Test
+    void deleteGroupIsRefusedWhileABackupOfItRuns() throws Exception {
+        Datastore ds = Datastore.open(roots.get(STORE));
+        BackupSnapshotRef running = new BackupSnapshotRef(group("admin"), T + 3600L * SNAPS);
+        try (var w = ds.beginSnapshot(running, "alice@pbs!admin")) {
+            Resp r = deleteGroup(caller.get("admin"), "backup-type=host&backup-id=admin");
+            assertEquals(400, r.status(), r.text());
+            assertTrue(r.text().startsWith("backup group host/admin is locked by another operation"), r.text());
+            assertFalse(r.text().contains(roots.get(STORE).toString()), "no server path: " + r.text());
+            assertEquals(untouched(), counts(STORE), "nothing removed");
+        }
+    }
 }
