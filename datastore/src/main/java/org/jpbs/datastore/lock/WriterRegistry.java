@@ -327,6 +327,9 @@ public final class WriterRegistry {
             }
             if (lock != null) {
                 try {
+                    if (!reg && !olderThanGrace(p)) {
+                        return null; // a writer of another process between creating and locking it
+                    }
                     Files.deleteIfExists(p); // its writer is gone
                 } catch (IOException e) {
                     // cannot remove it (permissions): it is ignored all the same
@@ -343,6 +346,21 @@ public final class WriterRegistry {
                 // read it all
             }
             return parse(p, new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
+     * How old an unlocked temporary registration must be before a scan removes it: a writer of
+     * another process creates it and locks it a moment later, and removing it in between made
+     * that writer's backup fail ("… .tmp-…: no such file or directory").
+     */
+    static final java.time.Duration TMP_GRACE = java.time.Duration.ofMinutes(1);
+
+    private static boolean olderThanGrace(Path p) throws IOException {
+        try {
+            return Files.getLastModifiedTime(p).toInstant().isBefore(Instant.now().minus(TMP_GRACE));
+        } catch (NoSuchFileException e) {
+            return false;
         }
     }
 

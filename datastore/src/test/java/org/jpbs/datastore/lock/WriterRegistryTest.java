@@ -44,11 +44,25 @@ class WriterRegistryTest {
         Path dir = Files.createDirectories(root.resolve(WriterRegistry.DIR));
         Path dead = Files.writeString(dir.resolve("0123abcd" + WriterRegistry.SUFFIX), "start=2020-01-01T00:00:00Z\npid=1\n");
         Path deadTmp = Files.writeString(dir.resolve(".tmp-4567"), "start=");
+        Files.setLastModifiedTime(deadTmp, java.nio.file.attribute.FileTime.from(Instant.now().minusSeconds(600)));
         Path other = Files.writeString(dir.resolve("README"), "not ours");
         assertEquals(List.of(), WriterRegistry.scan(root));
         assertFalse(Files.exists(dead));
         assertFalse(Files.exists(deadTmp));
         assertTrue(Files.exists(other), "names not of the registry are left alone");
+    }
+
+    /**
+     * Another process's writer creates {@code .tmp-<random>} and locks it a moment later; a GC
+     * scanning in between must not remove it (the soak saw the writer's backup fail with
+     * "….writers/.tmp-…: no such file or directory").
+     */
+    @Test
+    void aFreshUnlockedTemporaryIsAWriterAboutToLockItAndStays() throws IOException {
+        Path dir = Files.createDirectories(root.resolve(WriterRegistry.DIR));
+        Path fresh = Files.writeString(dir.resolve(".tmp-89abcdef0123456789abcdef"), "");
+        assertEquals(List.of(), WriterRegistry.scan(root), "not counted as a writer (it has touched nothing yet)");
+        assertTrue(Files.exists(fresh), "left for its writer to lock and rename");
     }
 
     @Test
