@@ -106,7 +106,12 @@ public final class RestoreTarget implements AutoCloseable {
         String base = p.getFileName().toString();
         removeStaleTemporaries(parent, base);
         Path tmp = parent.resolve(base + TMP_INFIX + suffix());
-        FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IOException("TARGET " + spec + ": cannot create a file in " + parent + ": permission denied", e);
+        }
         try {
             // held until the channel closes, so another restore of the same target sees it is alive
             ch.lock();
@@ -260,6 +265,21 @@ public final class RestoreTarget implements AutoCloseable {
         byte[] b = new byte[SUFFIX_LENGTH / 2];
         RANDOM.nextBytes(b);
         return java.util.HexFormat.of().formatHex(b);
+    }
+
+    /**
+     * An error of a restore named after its TARGET: a full file system or used-up quota becomes
+     * {@code TARGET <spec>: no space left on device} (the JDK's bare "No space left on device"
+     * names nothing); anything else is returned as it is.
+     */
+    public static IOException named(String spec, IOException e) {
+        if (!org.jpbs.datastore.os.StorageFullException.isNoSpace(e)) {
+            return e;
+        }
+        String reason = String.valueOf(e.getMessage()).contains("quota") ? "disk quota exceeded" : "no space left on device";
+        IOException n = new IOException("TARGET " + spec + ": " + reason
+                + (spec.equals("-") || spec.startsWith("/dev/") ? "" : " (the partial file was removed)"), e);
+        return n;
     }
 
     /** True if the target takes positional writes ({@link #channel()}), false for a stream. */
