@@ -171,7 +171,10 @@ public final class WriterRegistry {
         try {
             Files.createDirectory(d);
         } catch (FileAlreadyExistsException e) {
-            // exists
+            if (!Files.isDirectory(d)) { // a file, or a link to nothing: say so, not "<d>/.tmp-…: Not a directory"
+                throw new IOException("datastore " + root.toRealPath() + ": the writer registry " + d
+                        + " is not a directory (remove it; jpbs creates the directory)");
+            }
         }
         return d;
     }
@@ -199,6 +202,10 @@ public final class WriterRegistry {
             d = dir(root);
         } catch (IOException e) {
             throw new IOException("cannot register the backup writer in " + root.resolve(DIR) + ": " + e.getMessage(), e);
+        }
+        if (!Files.isWritable(d)) {
+            throw new IOException("datastore " + root.toRealPath() + ": cannot register the backup writer in " + d
+                    + ": permission denied");
         }
         String name = randomName();
         Path tmp = d.resolve(TMP_PREFIX + name);

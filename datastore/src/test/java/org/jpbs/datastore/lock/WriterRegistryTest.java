@@ -65,6 +65,21 @@ class WriterRegistryTest {
         assertTrue(Files.exists(fresh), "left for its writer to lock and rename");
     }
 
+    /** A {@code .writers} that is a file or a dangling link: backup and GC say so, naming the datastore. */
+    @Test
+    void aRegistryThatIsNotADirectoryIsNamed() throws IOException {
+        Path file = Files.writeString(root.resolve(WriterRegistry.DIR), "oops");
+        IOException e = assertThrows(IOException.class, () -> WriterRegistry.register(root, "backup vm/1"));
+        assertTrue(e.getMessage().contains("datastore " + root.toRealPath()) && e.getMessage().contains(
+                file.getFileName() + " is not a directory") && !e.getMessage().contains(".tmp-"), e.getMessage());
+        e = assertThrows(IOException.class, () -> WriterRegistry.lockGc(root));
+        assertTrue(e.getMessage().contains("is not a directory"), e.getMessage());
+        Files.delete(file);
+        Files.createSymbolicLink(root.resolve(WriterRegistry.DIR), root.resolve("nowhere"));
+        e = assertThrows(IOException.class, () -> WriterRegistry.register(root, "backup vm/1"));
+        assertTrue(e.getMessage().contains("is not a directory"), e.getMessage());
+    }
+
     @Test
     void unparsableStartCountsAsTheOldestPossible() {
         WriterRegistry.Entry e = WriterRegistry.parse(Path.of("x.writer"), "garbage\npid=12\n");
