@@ -201,6 +201,9 @@ public final class WriterRegistry {
         try {
             d = dir(root);
         } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("datastore ")) {
+                throw e; // already says what and where
+            }
             throw new IOException("cannot register the backup writer in " + root.resolve(DIR) + ": " + e.getMessage(), e);
         }
         if (!Files.isWritable(d)) {
