@@ -80,6 +80,37 @@ class WriterRegistryTest {
         assertTrue(e.getMessage().contains("is not a directory"), e.getMessage());
     }
 
+    /**
+     * On a full ext4 datastore without {@code .writers} (made by PBS, or removed), creating the
+     * directory fails with ENOSPC and GC refused to run ("….writers: No space left on device"),
+     * though GC is what frees space. It now runs with the {@code .chunks} flock as its mutex,
+     * which a second GC (here: a second descriptor, which conflicts like another process) sees.
+     */
+    @Test
+    void garbageCollectionStillLocksOnAFullDiskWithoutRegistry() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.jpbs.datastore.os.FlockFile.available());
+        Files.createDirectories(root.resolve(".chunks"));
+        WriterRegistry.GcLockPath full = () -> {
+            throw new java.nio.file.FileSystemException(root.resolve(WriterRegistry.DIR).toString(), null,
+                    "No space left on device");
+        };
+        try (WriterRegistry.GcLock gc = WriterRegistry.lockGc(root, full);
+             org.jpbs.datastore.os.FlockFile other = org.jpbs.datastore.os.FlockFile.open(root.resolve(".chunks"))) {
+            assertFalse(other.tryLock(true), "another GC is excluded");
+        }
+        try (WriterRegistry.GcLock gc = WriterRegistry.lockGc(root);
+             org.jpbs.datastore.os.FlockFile other = org.jpbs.datastore.os.FlockFile.open(root.resolve(".chunks"))) {
+            assertFalse(other.tryLock(true), "a GC with the registry takes the .chunks lock too");
+        }
+        try (org.jpbs.datastore.os.FlockFile other = org.jpbs.datastore.os.FlockFile.open(root.resolve(".chunks"))) {
+            assertTrue(other.tryLock(true), "released when the GC ends");
+        }
+        IOException e = assertThrows(IOException.class, () -> WriterRegistry.lockGc(root, () -> {
+            throw new java.nio.file.AccessDeniedException("x");
+        }));
+        assertFalse(e instanceof LockedException, "other errors still fail: " + e);
+    }
+
     @Test
     void unparsableStartCountsAsTheOldestPossible() {
         WriterRegistry.Entry e = WriterRegistry.parse(Path.of("x.writer"), "garbage\npid=12\n");
