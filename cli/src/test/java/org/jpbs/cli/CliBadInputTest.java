@@ -156,6 +156,19 @@ class CliBadInputTest {
         assertTrue(java.util.Arrays.equals(Files.readAllBytes(img), Files.readAllBytes(real)), "its target got the data");
     }
 
+    /**
+     * A target that runs out of space, or a directory the caller cannot write: the one error line
+     * names TARGET (was a bare "No space left on device", or the name of the temporary file).
+     */
+    @Test
+    void restoreErrorsWritingTheTargetNameIt() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "/dev/full absent");
+        fails(1, "TARGET /dev/full: no space left on device", "restore", "-q", "--repository", repo.toString(), snap,
+                "disk.img", "/dev/full");
+        fails(1, "TARGET /dev/full: no space left on device", "restore", "-q", "--repository", repo.toString(), snap,
+                "qemu-server.conf", "/dev/full");
+    }
+
     @Test
     void badRestoreArguments() throws IOException {
         Path out = tmp.resolve("out.img");

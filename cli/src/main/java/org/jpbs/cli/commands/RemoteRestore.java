@@ -49,6 +49,8 @@ final class RemoteRestore {
                     out.commit();
                     output.info(ctx, serverName + " -> " + out.description() + ": " + Units.bytes(data.length) + " ("
                             + data.length + " bytes)");
+                } catch (IOException e) {
+                    throw RestoreTarget.named(target, e);
                 }
                 return 0;
             }
@@ -67,6 +69,8 @@ final class RemoteRestore {
                 }
                 out.commit();
                 output.info(ctx, Summary.restore(serverName, out.description(), stats));
+            } catch (IOException e) {
+                throw RestoreTarget.named(target, e);
             }
         }
         return 0;

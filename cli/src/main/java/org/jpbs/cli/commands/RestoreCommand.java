@@ -1,5 +1,6 @@
 package org.jpbs.cli.commands;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -133,6 +134,8 @@ public final class RestoreCommand implements Callable<Integer> {
                 out.commit();
                 output.info(ctx, serverName + " -> " + out.description() + ": " + Units.bytes(data.length) + " ("
                         + data.length + " bytes)");
+            } catch (IOException e) {
+                throw RestoreTarget.named(target, e);
             }
             return 0;
         }
@@ -150,6 +153,8 @@ public final class RestoreCommand implements Callable<Integer> {
             }
             out.commit();
             output.info(ctx, Summary.restore(serverName, out.description(), stats));
+        } catch (IOException e) {
+            throw RestoreTarget.named(target, e);
         }
         return 0;
     }
@@ -229,6 +234,8 @@ public final class RestoreCommand implements Callable<Integer> {
             out.commit();
             output.info(ctx, MANIFEST + " -> " + out.description() + ": " + Units.bytes(json.length) + " ("
                     + json.length + " bytes)");
+        } catch (IOException e) {
+            throw RestoreTarget.named(target, e);
         }
         return 0;
     }

@@ -106,7 +106,12 @@ public final class RestoreTarget implements AutoCloseable {
         String base = p.getFileName().toString();
         removeStaleTemporaries(parent, base);
         Path tmp = parent.resolve(base + TMP_INFIX + suffix());
-        FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IOException("TARGET " + spec + ": cannot create a file in " + parent + ": permission denied", e);
+        }
         try {
             // held until the channel closes, so another restore of the same target sees it is alive
             ch.lock();
@@ -132,6 +137,11 @@ public final class RestoreTarget implements AutoCloseable {
         if (!Files.isSymbolicLink(p)) {
             return p;
         }
+        Path link = p.toAbsolutePath();
+        for (int i = 0; i < 40 && Files.isSymbolicLink(link); i++) {
+            refuseForeignStickyLink(spec, link);
+            link = link.getParent().resolve(Files.readSymbolicLink(link)).normalize();
+        }
         try {
             return p.toRealPath();
         } catch (java.nio.file.NoSuchFileException e) {
@@ -140,6 +150,43 @@ public final class RestoreTarget implements AutoCloseable {
         } catch (java.nio.file.FileSystemException e) {
             throw new IllegalArgumentException("TARGET " + spec + " is a symbolic link that cannot be followed: "
                     + (e.getReason() == null ? e.getClass().getSimpleName() : e.getReason()));
+        }
+    }
+
+    /**
+     * The kernel's {@code protected_symlinks} rule, applied whatever the sysctl says: a link in a
+     * sticky world-writable directory (such as {@code /tmp}) is followed only if it belongs to
+     * the caller or to the directory's owner. Otherwise another user could point
+     * {@code /tmp/disk.img} at any file the caller (often root) may write, and the restore would
+     * replace that file.
+     */
+    private static void refuseForeignStickyLink(String spec, Path link) throws IOException {
+        Path dir = link.getParent();
+        int dirMode;
+        int dirUid;
+        int linkUid;
+        try {
+            dirMode = (Integer) Files.getAttribute(dir, "unix:mode");
+            dirUid = (Integer) Files.getAttribute(dir, "unix:uid");
+            linkUid = (Integer) Files.getAttribute(link, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return; // no unix attributes here: nothing to check
+        }
+        boolean stickyWorldWritable = (dirMode & 01000) != 0 && (dirMode & 0002) != 0;
+        if (!stickyWorldWritable || linkUid == dirUid || linkUid == callerUid()) {
+            return;
+        }
+        throw new IllegalArgumentException("TARGET " + spec + " is a symbolic link " + link + " owned by uid " + linkUid
+                + " in the sticky world-writable directory " + dir + ", which is not followed (another user's link;"
+                + " give the real path)");
+    }
+
+    /** The effective uid of this process (the owner of {@code /proc/self}), or -1 if unknown. */
+    private static int callerUid() {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 
@@ -218,6 +265,21 @@ public final class RestoreTarget implements AutoCloseable {
         byte[] b = new byte[SUFFIX_LENGTH / 2];
         RANDOM.nextBytes(b);
         return java.util.HexFormat.of().formatHex(b);
+    }
+
+    /**
+     * An error of a restore named after its TARGET: a full file system or used-up quota becomes
+     * {@code TARGET <spec>: no space left on device} (the JDK's bare "No space left on device"
+     * names nothing); anything else is returned as it is.
+     */
+    public static IOException named(String spec, IOException e) {
+        if (!org.jpbs.datastore.os.StorageFullException.isNoSpace(e)) {
+            return e;
+        }
+        String reason = String.valueOf(e.getMessage()).contains("quota") ? "disk quota exceeded" : "no space left on device";
+        IOException n = new IOException("TARGET " + spec + ": " + reason
+                + (spec.equals("-") || spec.startsWith("/dev/") ? "" : " (the partial file was removed)"), e);
+        return n;
     }
 
     /** True if the target takes positional writes ({@link #channel()}), false for a stream. */

@@ -102,4 +102,39 @@ class RestoreTargetTest {
         assertTrue(e.getMessage().contains(dangling.toString()) && e.getMessage().contains("does not exist"), e.getMessage());
         assertTrue(Files.isSymbolicLink(dangling));
     }
+
+    /**
+     * A hostile user plants {@code /tmp/disk.img -> /root/precious} in a sticky world-writable
+     * directory; the operator restores to {@code /tmp/disk.img}. The kernel's protected_symlinks
+     * rule refuses to follow such a link (a shell's {@code >} fails), and so must restore: the
+     * link's owner is neither the caller nor the directory's owner.
+     */
+    @Test
+    void aForeignSymlinkInAStickyWorldWritableDirectoryIsNotFollowed() throws Exception {
+        Path sticky = Files.createDirectory(dir.resolve("tmp"));
+        Files.setPosixFilePermissions(sticky, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.setAttribute(sticky, "unix:mode", 01777);
+        Path victim = Files.write(dir.resolve("precious"), new byte[] {7, 7});
+        Path link = Files.createSymbolicLink(sticky.resolve("disk.img"), victim);
+        int me = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        int other = me == 65534 ? 65533 : 65534;
+        try {
+            Files.setAttribute(link, "unix:uid", other, java.nio.file.LinkOption.NOFOLLOW_LINKS); // lchown
+        } catch (java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "needs root to give the link another owner: " + e);
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RestoreTarget.open(link.toString(), 3, new ByteArrayOutputStream()));
+        assertTrue(e.getMessage().contains(link.toString()) && e.getMessage().contains("sticky"), e.getMessage());
+        assertArrayEquals(new byte[] {7, 7}, Files.readAllBytes(victim), "the file the link points to is untouched");
+        assertTrue(Files.isSymbolicLink(link));
+
+        // the caller's own link there is followed, as the kernel does
+        Files.setAttribute(link, "unix:uid", me, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        try (RestoreTarget t = RestoreTarget.open(link.toString(), 3, new ByteArrayOutputStream())) {
+            t.writeAll(new byte[] {1, 2, 3});
+            t.commit();
+        }
+        assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(victim));
+    }
 }

@@ -267,8 +267,13 @@ public final class ChunkStore implements ChunkSource {
         }
     }
 
+    /** Suffix garbage collection gives a chunk while it removes it ({@code docs/gc.md}, "The last moment"). */
+    public static final String GC_REMOVING = ".gc-removing";
+
     /**
-     * Reads a chunk file. A 0-byte file counts as absent (an evicted S3-cache entry, {@code docs/formats.md#chunk-store-chunks}).
+     * Reads a chunk file; if it is missing, its {@code <digest>.gc-removing} copy of a garbage
+     * collection that is removing it or was killed doing so (never used by {@link #exists} or
+     * {@link #touch}: a writer re-uploads such a chunk). A 0-byte file counts as absent (an evicted S3-cache entry, {@code docs/formats.md#chunk-store-chunks}).
      *
      * @throws MissingChunkException if there is no (non-empty) file for the digest
      * @throws CorruptDataException  if the file is not a blob (too short, unknown magic); the CRC is not checked here
@@ -279,7 +284,14 @@ public final class ChunkStore implements ChunkSource {
         try {
             raw = Files.readAllBytes(p);
         } catch (NoSuchFileException e) {
-            throw new MissingChunkException(digest, "datastore " + root);
+            // a GC (of another process) renamed it to <digest>.gc-removing to remove it and either
+            // puts it back in a moment (a writer touched it) or was killed in between; the next GC
+            // puts a referenced one back. Same content either way, so a reader takes that copy.
+            try {
+                raw = Files.readAllBytes(p.resolveSibling(digest.hex() + GC_REMOVING));
+            } catch (NoSuchFileException e2) {
+                throw new MissingChunkException(digest, "datastore " + root);
+            }
         }
         if (raw.length == 0) {
             throw new MissingChunkException(digest, "datastore " + root + ", empty chunk file");

@@ -31,7 +31,7 @@ import org.jpbs.datastore.os.FileStat;
 final class SweepPhase {
     private static final int RUN = 64;
     /** Suffix of a chunk being removed ({@link #removeChunk}). */
-    static final String REMOVING = ".gc-removing";
+    static final String REMOVING = ChunkStore.GC_REMOVING;
 
     /** Counters of one sweep. */
     record Result(long diskBytes, long diskChunks, long removedBytes, long removedChunks, long pendingBytes,

@@ -138,12 +138,14 @@ public final class WriterRegistry {
     /** The mutex of one garbage collection; close it when GC ends. */
     public static final class GcLock implements AutoCloseable {
         private final Path key;
+        private final org.jpbs.datastore.os.FlockFile chunks;
         private final FileChannel channel;
         private final FileLock lock;
         private boolean closed;
 
-        private GcLock(Path key, FileChannel channel, FileLock lock) {
+        private GcLock(Path key, org.jpbs.datastore.os.FlockFile chunks, FileChannel channel, FileLock lock) {
             this.key = key;
+            this.chunks = chunks;
             this.channel = channel;
             this.lock = lock;
         }
@@ -156,11 +158,24 @@ public final class WriterRegistry {
             }
             closed = true;
             try {
-                lock.release();
+                if (lock != null) {
+                    lock.release();
+                }
             } finally {
-                channel.close();
-                synchronized (OWN) {
-                    GC_ROOTS.remove(key);
+                try {
+                    if (channel != null) {
+                        channel.close();
+                    }
+                } finally {
+                    try {
+                        if (chunks != null) {
+                            chunks.close();
+                        }
+                    } finally {
+                        synchronized (OWN) {
+                            GC_ROOTS.remove(key);
+                        }
+                    }
                 }
             }
         }
@@ -171,7 +186,10 @@ public final class WriterRegistry {
         try {
             Files.createDirectory(d);
         } catch (FileAlreadyExistsException e) {
-            // exists
+            if (!Files.isDirectory(d)) { // a file, or a link to nothing: say so, not "<d>/.tmp-…: Not a directory"
+                throw new IOException("datastore " + root.toRealPath() + ": the writer registry " + d
+                        + " is not a directory (remove it; jpbs creates the directory)");
+            }
         }
         return d;
     }
@@ -198,7 +216,14 @@ public final class WriterRegistry {
         try {
             d = dir(root);
         } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("datastore ")) {
+                throw e; // already says what and where
+            }
             throw new IOException("cannot register the backup writer in " + root.resolve(DIR) + ": " + e.getMessage(), e);
+        }
+        if (!Files.isWritable(d)) {
+            throw new IOException("datastore " + root.toRealPath() + ": cannot register the backup writer in " + d
+                    + ": permission denied");
         }
         String name = randomName();
         Path tmp = d.resolve(TMP_PREFIX + name);
@@ -327,6 +352,9 @@ public final class WriterRegistry {
             }
             if (lock != null) {
                 try {
+                    if (!reg && !olderThanGrace(p)) {
+                        return null; // a writer of another process between creating and locking it
+                    }
                     Files.deleteIfExists(p); // its writer is gone
                 } catch (IOException e) {
                     // cannot remove it (permissions): it is ignored all the same
@@ -343,6 +371,21 @@ public final class WriterRegistry {
                 // read it all
             }
             return parse(p, new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
+     * How old an unlocked temporary registration must be before a scan removes it: a writer of
+     * another process creates it and locks it a moment later, and removing it in between made
+     * that writer's backup fail ("… .tmp-…: no such file or directory").
+     */
+    static final java.time.Duration TMP_GRACE = java.time.Duration.ofMinutes(1);
+
+    private static boolean olderThanGrace(Path p) throws IOException {
+        try {
+            return Files.getLastModifiedTime(p).toInstant().isBefore(Instant.now().minus(TMP_GRACE));
+        } catch (NoSuchFileException e) {
+            return false;
         }
     }
 
@@ -385,11 +428,23 @@ public final class WriterRegistry {
 
     /**
      * Takes the garbage-collection mutex of the datastore at {@code root}: one GC at a time
-     * over all jpbs processes (and within this JVM).
+     * over all jpbs processes (and within this JVM). Two locks: {@code flock} on the
+     * {@code .chunks} directory (needs no file to be created) and {@code .writers/gc.lock}. On a
+     * full disk, where {@code .writers} or {@code gc.lock} may not be creatable, the
+     * {@code .chunks} lock alone is the mutex, so a GC, which is what frees space, still runs.
      *
      * @throws LockedException if another garbage collection holds it
      */
     public static GcLock lockGc(Path root) throws IOException {
+        return lockGc(root, () -> dir(root).resolve(GC_LOCK));
+    }
+
+    /** What creates {@code .writers} and names {@code gc.lock} (a test makes it fail as on a full disk). */
+    interface GcLockPath {
+        Path create() throws IOException;
+    }
+
+    static GcLock lockGc(Path root, GcLockPath gcLockPath) throws IOException {
         Path key = root.toRealPath();
         synchronized (OWN) {
             // checked first: opening and closing gc.lock again in this JVM would drop the POSIX lock
@@ -397,10 +452,28 @@ public final class WriterRegistry {
                 throw new LockedException("datastore " + key, "garbage collection in this process");
             }
         }
+        org.jpbs.datastore.os.FlockFile chunks = null;
         try {
-            Path file = dir(root).resolve(GC_LOCK);
-            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            if (org.jpbs.datastore.os.FlockFile.available()) {
+                try {
+                    chunks = org.jpbs.datastore.os.FlockFile.open(key.resolve(".chunks"));
+                } catch (NoSuchFileException e) {
+                    chunks = null; // not a datastore yet: the GC fails later with its own message
+                }
+                if (chunks != null && !chunks.tryLock(true)) {
+                    throw new LockedException("datastore " + key, "another process (garbage collection running)");
+                }
+            }
+            FileChannel ch;
+            try {
+                ch = FileChannel.open(gcLockPath.create(), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE);
+            } catch (IOException e) {
+                if (chunks != null && org.jpbs.datastore.os.StorageFullException.isNoSpace(e)) {
+                    return new GcLock(key, chunks, null, null); // full disk: the .chunks lock alone
+                }
+                throw e;
+            }
             FileLock lock;
             try {
                 lock = ch.tryLock();
@@ -412,8 +485,15 @@ public final class WriterRegistry {
                 ch.close();
                 throw new LockedException("datastore " + key, "another process (garbage collection running)");
             }
-            return new GcLock(key, ch, lock);
+            return new GcLock(key, chunks, ch, lock);
         } catch (IOException | RuntimeException | Error e) {
+            if (chunks != null) {
+                try {
+                    chunks.close();
+                } catch (IOException e2) {
+                    e.addSuppressed(e2);
+                }
+            }
             synchronized (OWN) {
                 GC_ROOTS.remove(key);
             }

@@ -313,4 +313,27 @@ class ChunkStoreTest {
         assertArrayEquals(data, store.readChunk(d, data.length));
         assertEquals(0, tmpFilesIn(store.chunkPath(d).getParent()));
     }
+
+    /**
+     * A GC killed between renaming a chunk to {@code <digest>.gc-removing} and putting it back
+     * (the chunk was touched by a writer of another process just before the rename) leaves the
+     * only copy of a referenced chunk under that name until the next GC: reads must still find it.
+     */
+    @Test
+    void aChunkLeftAsGcRemovingByAKilledGcIsStillReadable() throws IOException {
+        byte[] data = "referenced chunk caught by a killed garbage collection".getBytes();
+        Digest d = Digest.sha256(data);
+        store.insert(d, DataBlob.encode(data, 0, data.length, true));
+        Path p = store.chunkPath(d);
+        Path removing = p.resolveSibling(d.hex() + ".gc-removing");
+        Files.move(p, removing);
+        try {
+            assertArrayEquals(data, store.readChunk(d, data.length, null));
+            assertFalse(store.exists(d), "a writer must not skip uploading it: a running GC may still delete the leftover");
+            assertFalse(Files.exists(p), "a read does not recreate the chunk (the next GC puts it back)");
+        } finally {
+            Files.deleteIfExists(removing);
+        }
+        assertThrows(MissingChunkException.class, () -> store.read(d));
+    }
 }

@@ -44,11 +44,71 @@ class WriterRegistryTest {
         Path dir = Files.createDirectories(root.resolve(WriterRegistry.DIR));
         Path dead = Files.writeString(dir.resolve("0123abcd" + WriterRegistry.SUFFIX), "start=2020-01-01T00:00:00Z\npid=1\n");
         Path deadTmp = Files.writeString(dir.resolve(".tmp-4567"), "start=");
+        Files.setLastModifiedTime(deadTmp, java.nio.file.attribute.FileTime.from(Instant.now().minusSeconds(600)));
         Path other = Files.writeString(dir.resolve("README"), "not ours");
         assertEquals(List.of(), WriterRegistry.scan(root));
         assertFalse(Files.exists(dead));
         assertFalse(Files.exists(deadTmp));
         assertTrue(Files.exists(other), "names not of the registry are left alone");
+    }
+
+    /**
+     * Another process's writer creates {@code .tmp-<random>} and locks it a moment later; a GC
+     * scanning in between must not remove it (the soak saw the writer's backup fail with
+     * "….writers/.tmp-…: no such file or directory").
+     */
+    @Test
+    void aFreshUnlockedTemporaryIsAWriterAboutToLockItAndStays() throws IOException {
+        Path dir = Files.createDirectories(root.resolve(WriterRegistry.DIR));
+        Path fresh = Files.writeString(dir.resolve(".tmp-89abcdef0123456789abcdef"), "");
+        assertEquals(List.of(), WriterRegistry.scan(root), "not counted as a writer (it has touched nothing yet)");
+        assertTrue(Files.exists(fresh), "left for its writer to lock and rename");
+    }
+
+    /** A {@code .writers} that is a file or a dangling link: backup and GC say so, naming the datastore. */
+    @Test
+    void aRegistryThatIsNotADirectoryIsNamed() throws IOException {
+        Path file = Files.writeString(root.resolve(WriterRegistry.DIR), "oops");
+        IOException e = assertThrows(IOException.class, () -> WriterRegistry.register(root, "backup vm/1"));
+        assertTrue(e.getMessage().contains("datastore " + root.toRealPath()) && e.getMessage().contains(
+                file.getFileName() + " is not a directory") && !e.getMessage().contains(".tmp-"), e.getMessage());
+        e = assertThrows(IOException.class, () -> WriterRegistry.lockGc(root));
+        assertTrue(e.getMessage().contains("is not a directory"), e.getMessage());
+        Files.delete(file);
+        Files.createSymbolicLink(root.resolve(WriterRegistry.DIR), root.resolve("nowhere"));
+        e = assertThrows(IOException.class, () -> WriterRegistry.register(root, "backup vm/1"));
+        assertTrue(e.getMessage().contains("is not a directory"), e.getMessage());
+    }
+
+    /**
+     * On a full ext4 datastore without {@code .writers} (made by PBS, or removed), creating the
+     * directory fails with ENOSPC and GC refused to run ("….writers: No space left on device"),
+     * though GC is what frees space. It now runs with the {@code .chunks} flock as its mutex,
+     * which a second GC (here: a second descriptor, which conflicts like another process) sees.
+     */
+    @Test
+    void garbageCollectionStillLocksOnAFullDiskWithoutRegistry() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.jpbs.datastore.os.FlockFile.available());
+        Files.createDirectories(root.resolve(".chunks"));
+        WriterRegistry.GcLockPath full = () -> {
+            throw new java.nio.file.FileSystemException(root.resolve(WriterRegistry.DIR).toString(), null,
+                    "No space left on device");
+        };
+        try (WriterRegistry.GcLock gc = WriterRegistry.lockGc(root, full);
+             org.jpbs.datastore.os.FlockFile other = org.jpbs.datastore.os.FlockFile.open(root.resolve(".chunks"))) {
+            assertFalse(other.tryLock(true), "another GC is excluded");
+        }
+        try (WriterRegistry.GcLock gc = WriterRegistry.lockGc(root);
+             org.jpbs.datastore.os.FlockFile other = org.jpbs.datastore.os.FlockFile.open(root.resolve(".chunks"))) {
+            assertFalse(other.tryLock(true), "a GC with the registry takes the .chunks lock too");
+        }
+        try (org.jpbs.datastore.os.FlockFile other = org.jpbs.datastore.os.FlockFile.open(root.resolve(".chunks"))) {
+            assertTrue(other.tryLock(true), "released when the GC ends");
+        }
+        IOException e = assertThrows(IOException.class, () -> WriterRegistry.lockGc(root, () -> {
+            throw new java.nio.file.AccessDeniedException("x");
+        }));
+        assertFalse(e instanceof LockedException, "other errors still fail: " + e);
     }
 
     @Test
