@@ -1,5 +1,6 @@
 package org.jpbs.server;
 
+import org.jpbs.core.testing.SmallTmpfs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

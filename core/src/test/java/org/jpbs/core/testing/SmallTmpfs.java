@@ -1,4 +1,4 @@
-package org.jpbs.server;
+package org.jpbs.core.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * answers empty when mounting is not permitted, so the test can skip with a message.
  * {@link #fill} writes a filler file until the file system answers ENOSPC.
  */
-final class SmallTmpfs implements AutoCloseable {
+public final class SmallTmpfs implements AutoCloseable {
     private final Path dir;
 
     private SmallTmpfs(Path dir) {
@@ -21,7 +21,7 @@ final class SmallTmpfs implements AutoCloseable {
     }
 
     /** Mounts a tmpfs of {@code size} (e.g. {@code "8m"}) on {@code dir} (created); empty if that is not permitted. */
-    static Optional<SmallTmpfs> mount(Path dir, String size) throws IOException, InterruptedException {
+    public static Optional<SmallTmpfs> mount(Path dir, String size) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=0755", "tmpfs", dir.toString())
                 .redirectErrorStream(true).start();
@@ -32,12 +32,12 @@ final class SmallTmpfs implements AutoCloseable {
         return Optional.of(new SmallTmpfs(dir));
     }
 
-    Path dir() {
+    public Path dir() {
         return dir;
     }
 
     /** Writes {@code dir/name} until the file system is full; returns the bytes written. */
-    long fill(String name) throws IOException {
+    public long fill(String name) throws IOException {
         byte[] buf = new byte[4096];
         java.util.Arrays.fill(buf, (byte) 0x5a);
         long n = 0;
