@@ -1,0 +1,387 @@
+package org.jpbs.client.pxar;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayDeque;
+import java.util.Objects;
+
+/**
+ * Writes a pxar stream ({@code docs/pxar.md}) to any {@link OutputStream}: a file, or the
+ * chunker of a dynamic index. The caller adds entries in archive order (children of a
+ * directory sorted by name, as {@code pxar} does); the encoder writes the items, keeps the
+ * offsets and writes each directory's goodbye table. The output is byte-identical to the
+ * Rust encoder's for the same calls. Small items are gathered in a buffer; file contents
+ * larger than the buffer go to the output directly. Not thread-safe.
+ *
+ * <p>Usage: {@code new PxarEncoder(out, rootMetadata)}, then entries, {@link #beginDirectory}
+ * / {@link #endDirectory} around a directory's children, and {@link #finish()}.
+ */
+public final class PxarEncoder implements Closeable {
+    private static final int BUFFER = 256 * 1024;
+
+    private final OutputStream out;
+    private final byte[] buf = new byte[BUFFER];
+    private int n;
+    private long position;
+    private final ArrayDeque<DirState> stack = new ArrayDeque<>();
+    private long fileRemaining = -1;
+    private long fileStart;
+    private long fileHash;
+    private boolean finished;
+
+    /** Goodbye items of the directory being written. */
+    private static final class DirState {
+        final long entryOffset;
+        final long fileOffset;
+        final long hash;
+        long[] hashes = new long[16];
+        long[] offsets = new long[16];
+        long[] sizes = new long[16];
+        int count;
+
+        DirState(long entryOffset, long fileOffset, long hash) {
+            this.entryOffset = entryOffset;
+            this.fileOffset = fileOffset;
+            this.hash = hash;
+        }
+
+        void add(long h, long off, long size) {
+            if (count == hashes.length) {
+                hashes = java.util.Arrays.copyOf(hashes, count * 2);
+                offsets = java.util.Arrays.copyOf(offsets, count * 2);
+                sizes = java.util.Arrays.copyOf(sizes, count * 2);
+            }
+            hashes[count] = h;
+            offsets[count] = off;
+            sizes[count] = size;
+            count++;
+        }
+    }
+
+    /** Starts the archive with the root directory's metadata (no FILENAME, no format header). */
+    public PxarEncoder(OutputStream out, Metadata root) throws IOException {
+        this.out = Objects.requireNonNull(out, "out");
+        requireType(root, PxarFormat.S_IFDIR, "the root");
+        writeMetadata(root);
+        stack.push(new DirState(0, -1, 0));
+    }
+
+    /** Bytes written so far (the stream offset of the next item). */
+    public long position() {
+        return position;
+    }
+
+    /**
+     * Starts a regular file of {@code size} bytes; its contents follow with {@link #write},
+     * then {@link #endFile()}.
+     *
+     * @return the offset of its FILENAME item, to pass to {@link #addHardlink} for later names
+     */
+    public long beginFile(byte[] name, Metadata meta, long size) throws IOException {
+        checkIdle();
+        requireType(meta, PxarFormat.S_IFREG, "a file");
+        long start = position;
+        writeFilename(name);
+        writeMetadata(meta);
+        header(PxarFormat.PAYLOAD, PxarFormat.HEADER_SIZE + size);
+        fileStart = start;
+        fileHash = PxarFormat.hashFilename(name);
+        fileRemaining = size;
+        return start;
+    }
+
+    /** Contents of the current file. */
+    public void write(byte[] b, int off, int len) throws IOException {
+        if (len > fileRemaining) {
+            throw new IllegalStateException("more contents than the declared file size");
+        }
+        fileRemaining -= len;
+        if (len >= BUFFER / 2) {
+            flushBuffer();
+            out.write(b, off, len);
+            position += len;
+            return;
+        }
+        put(b, off, len);
+    }
+
+    /** Ends the current file; all declared contents must have been written. */
+    public void endFile() {
+        if (fileRemaining != 0) {
+            throw new IllegalStateException(fileRemaining < 0 ? "no file started" : "file ended "
+                    + fileRemaining + " bytes short of its declared size");
+        }
+        fileRemaining = -1;
+        stack.peek().add(fileHash, fileStart, position - fileStart);
+    }
+
+    /** A symbolic link to {@code target}. */
+    public void addSymlink(byte[] name, Metadata meta, byte[] target) throws IOException {
+        requireType(meta, PxarFormat.S_IFLNK, "a symlink");
+        long start = beginEntry(name, meta);
+        header(PxarFormat.SYMLINK, PxarFormat.HEADER_SIZE + target.length + 1L);
+        put(target, 0, target.length);
+        putByte(0);
+        endEntry(name, start);
+    }
+
+    /** A character or block device. */
+    public void addDevice(byte[] name, Metadata meta, long major, long minor) throws IOException {
+        if (!meta.stat().isDevice()) {
+            throw new IllegalArgumentException("a device needs a device mode");
+        }
+        long start = beginEntry(name, meta);
+        header(PxarFormat.DEVICE, PxarFormat.HEADER_SIZE + 16);
+        putLong(major);
+        putLong(minor);
+        endEntry(name, start);
+    }
+
+    /** A fifo or a socket: metadata only. */
+    public void addSpecial(byte[] name, Metadata meta) throws IOException {
+        int t = meta.stat().fileType();
+        if (t != PxarFormat.S_IFIFO && t != PxarFormat.S_IFSOCK) {
+            throw new IllegalArgumentException("addSpecial takes a fifo or a socket");
+        }
+        endEntry(name, beginEntry(name, meta));
+    }
+
+    /**
+     * A further name of a file already in the archive: {@code targetPath} is its path from the
+     * root without a leading slash, {@code targetOffset} what {@link #beginFile} returned.
+     */
+    public void addHardlink(byte[] name, byte[] targetPath, long targetOffset) throws IOException {
+        checkIdle();
+        long start = position;
+        if (targetOffset >= start) {
+            throw new IllegalArgumentException("a hardlink can only point to an earlier file");
+        }
+        writeFilename(name);
+        header(PxarFormat.HARDLINK, PxarFormat.HEADER_SIZE + 8 + targetPath.length + 1L);
+        putLong(start - targetOffset);
+        put(targetPath, 0, targetPath.length);
+        putByte(0);
+        endEntry(name, start);
+    }
+
+    /** Starts a subdirectory; its children follow, then {@link #endDirectory()}. */
+    public void beginDirectory(byte[] name, Metadata meta) throws IOException {
+        checkIdle();
+        requireType(meta, PxarFormat.S_IFDIR, "a directory");
+        long start = position;
+        writeFilename(name);
+        long entry = position;
+        writeMetadata(meta);
+        stack.push(new DirState(entry, start, PxarFormat.hashFilename(name)));
+    }
+
+    /** Ends the current subdirectory with its goodbye table. */
+    public void endDirectory() throws IOException {
+        checkIdle();
+        if (stack.size() < 2) {
+            throw new IllegalStateException("endDirectory without beginDirectory");
+        }
+        DirState d = stack.pop();
+        writeGoodbye(d);
+        stack.peek().add(d.hash, d.fileOffset, position - d.fileOffset);
+    }
+
+    /** Ends the root directory and flushes; the stream is complete. */
+    public void finish() throws IOException {
+        checkIdle();
+        if (stack.size() != 1) {
+            throw new IllegalStateException(stack.size() - 1 + " directories not ended");
+        }
+        writeGoodbye(stack.pop());
+        flushBuffer();
+        out.flush();
+        finished = true;
+    }
+
+    /** True once {@link #finish()} has completed. */
+    public boolean isFinished() {
+        return finished;
+    }
+
+    private long beginEntry(byte[] name, Metadata meta) throws IOException {
+        checkIdle();
+        long start = position;
+        writeFilename(name);
+        writeMetadata(meta);
+        return start;
+    }
+
+    private void endEntry(byte[] name, long start) {
+        stack.peek().add(PxarFormat.hashFilename(name), start, position - start);
+    }
+
+    private void checkIdle() {
+        if (fileRemaining >= 0) {
+            throw new IllegalStateException("the current file is not ended");
+        }
+        if (finished || stack.isEmpty() && position > 0) {
+            throw new IllegalStateException("the archive is finished");
+        }
+    }
+
+    private static void requireType(Metadata meta, int type, String what) {
+        if (meta.stat().fileType() != type) {
+            throw new IllegalArgumentException(what + " needs mode type 0" + Integer.toOctalString(type)
+                    + ", has 0" + Long.toOctalString(meta.stat().mode()));
+        }
+    }
+
+    private void writeFilename(byte[] name) throws IOException {
+        if (name.length == 0 || (name.length == 1 && name[0] == '.')
+                || (name.length == 2 && name[0] == '.' && name[1] == '.')) {
+            throw new IllegalArgumentException("invalid file name in archive");
+        }
+        for (byte b : name) {
+            if (b == '/' || b == 0) {
+                throw new IllegalArgumentException("file name contains '/' or NUL");
+            }
+        }
+        header(PxarFormat.FILENAME, PxarFormat.HEADER_SIZE + name.length + 1L);
+        put(name, 0, name.length);
+        putByte(0);
+    }
+
+    private void writeMetadata(Metadata m) throws IOException {
+        Stat s = m.stat();
+        header(PxarFormat.ENTRY, PxarFormat.HEADER_SIZE + PxarFormat.STAT_SIZE);
+        putLong(s.mode());
+        putLong(s.flags());
+        putInt(s.uid());
+        putInt(s.gid());
+        putLong(s.mtimeSecs());
+        putInt(s.mtimeNanos());
+        putInt(0);
+        for (XAttr x : m.xattrs()) {
+            header(PxarFormat.XATTR, PxarFormat.HEADER_SIZE + x.name().length + 1L + x.value().length);
+            put(x.name(), 0, x.name().length);
+            putByte(0);
+            put(x.value(), 0, x.value().length);
+        }
+        Acl a = m.acl();
+        for (Acl.Entry e : a.users()) {
+            pair(PxarFormat.ACL_USER, e);
+        }
+        for (Acl.Entry e : a.groups()) {
+            pair(PxarFormat.ACL_GROUP, e);
+        }
+        if (a.groupObj() != null) {
+            header(PxarFormat.ACL_GROUP_OBJ, PxarFormat.HEADER_SIZE + 8);
+            putLong(a.groupObj());
+        }
+        if (a.defaultAcl() != null) {
+            Acl.Default d = a.defaultAcl();
+            header(PxarFormat.ACL_DEFAULT, PxarFormat.HEADER_SIZE + 32);
+            putLong(d.userObj());
+            putLong(d.groupObj());
+            putLong(d.other());
+            putLong(d.mask());
+        }
+        for (Acl.Entry e : a.defaultUsers()) {
+            pair(PxarFormat.ACL_DEFAULT_USER, e);
+        }
+        for (Acl.Entry e : a.defaultGroups()) {
+            pair(PxarFormat.ACL_DEFAULT_GROUP, e);
+        }
+        if (m.fcaps() != null) {
+            header(PxarFormat.FCAPS, PxarFormat.HEADER_SIZE + m.fcaps().length);
+            put(m.fcaps(), 0, m.fcaps().length);
+        }
+        if (m.quotaProjectId() != 0) {
+            header(PxarFormat.QUOTA_PROJID, PxarFormat.HEADER_SIZE + 8);
+            putLong(m.quotaProjectId());
+        }
+    }
+
+    private void pair(long type, Acl.Entry e) throws IOException {
+        header(type, PxarFormat.HEADER_SIZE + 16);
+        putLong(e.id());
+        putLong(e.permissions());
+    }
+
+    private void writeGoodbye(DirState d) throws IOException {
+        long goodbye = position;
+        int count = d.count;
+        long size = PxarFormat.HEADER_SIZE + (long) (count + 1) * PxarFormat.GOODBYE_ITEM_SIZE;
+        header(PxarFormat.GOODBYE, size);
+        Integer[] sorted = GoodbyeOrder.sortByHash(d.hashes, count);
+        int[] perm = GoodbyeOrder.permutation(count);
+        for (int slot = 0; slot < count; slot++) {
+            int i = sorted[perm[slot]];
+            putLong(d.hashes[i]);
+            putLong(goodbye - d.offsets[i]);
+            putLong(d.sizes[i]);
+        }
+        putLong(PxarFormat.GOODBYE_TAIL_MARKER);
+        putLong(goodbye - d.entryOffset);
+        putLong(size);
+    }
+
+    private void header(long type, long fullSize) throws IOException {
+        putLong(type);
+        putLong(fullSize);
+    }
+
+    private void putLong(long v) throws IOException {
+        if (BUFFER - n < 8) {
+            flushBuffer();
+        }
+        for (int i = 0; i < 8; i++) {
+            buf[n + i] = (byte) (v >>> (8 * i));
+        }
+        n += 8;
+        position += 8;
+    }
+
+    private void putInt(int v) throws IOException {
+        if (BUFFER - n < 4) {
+            flushBuffer();
+        }
+        for (int i = 0; i < 4; i++) {
+            buf[n + i] = (byte) (v >>> (8 * i));
+        }
+        n += 4;
+        position += 4;
+    }
+
+    private void putByte(int b) throws IOException {
+        if (n == BUFFER) {
+            flushBuffer();
+        }
+        buf[n++] = (byte) b;
+        position++;
+    }
+
+    private void put(byte[] b, int off, int len) throws IOException {
+        while (len > 0) {
+            if (n == BUFFER) {
+                flushBuffer();
+            }
+            int k = Math.min(len, BUFFER - n);
+            System.arraycopy(b, off, buf, n, k);
+            n += k;
+            off += k;
+            len -= k;
+            position += k;
+        }
+    }
+
+    private void flushBuffer() throws IOException {
+        if (n > 0) {
+            out.write(buf, 0, n);
+            n = 0;
+        }
+    }
+
+    /** Flushes buffered items and closes the output. Does not finish the archive. */
+    @Override
+    public void close() throws IOException {
+        flushBuffer();
+        out.close();
+    }
+}
