@@ -25,17 +25,31 @@ final class VectorTrees {
 
     private VectorTrees() {}
 
-    /** A fresh directory holding the four trees; skips the test unless root on a suitable file system. */
-    static Path build() throws Exception {
-        Path vectors = SharedVectors.require("vectors/real-pxar");
+    /**
+     * A fresh empty directory on a disk file system; skips the test unless running as root
+     * on ext4, xfs or btrfs.
+     */
+    static Path diskDirectory() throws IOException {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root (owners, devices, fcaps)");
         Path base = Files.createDirectories(Path.of("target", "pxar-trees"));
         Path dir = Files.createTempDirectory(base.toAbsolutePath(), "trees");
         String fs = Files.getFileStore(dir).type();
         Assumptions.assumeTrue(List.of("ext4", "xfs", "btrfs").contains(fs), "needs ext4/xfs/btrfs, have " + fs);
+        return dir;
+    }
+
+    /** Extracts a pax tar with owners, xattrs and ACLs into {@code dir}. */
+    static void untar(Path tar, Path dir) throws IOException, InterruptedException {
+        run(dir, "tar", "--numeric-owner", "--xattrs", "--xattrs-include=*", "--acls", "-xpf",
+                tar.toAbsolutePath().toString());
+    }
+
+    /** A fresh directory holding the four trees; skips the test unless root on a suitable file system. */
+    static Path build() throws Exception {
+        Path vectors = SharedVectors.require("vectors/real-pxar");
+        Path dir = diskDirectory();
         for (String t : TREES) {
-            run(dir, "tar", "--numeric-owner", "--xattrs", "--xattrs-include=*", "--acls", "-xpf",
-                    vectors.resolve(t + ".tar").toAbsolutePath().toString());
+            untar(vectors.resolve(t + ".tar"), dir);
         }
         Path t2 = dir.resolve("t2-special");
         Path sock = t2.resolve("sock");
