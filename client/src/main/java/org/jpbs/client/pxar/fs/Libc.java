@@ -74,6 +74,7 @@ final class Libc {
     static final MethodHandle FCHMOD;      // int fchmod(int, mode_t)
     static final MethodHandle FCHMODAT;    // int fchmodat(int, const char*, mode_t, int)
     static final MethodHandle UTIMENSAT;   // int utimensat(int, const char*, const struct timespec[2], int)
+    static final MethodHandle FUTIMENS;    // int futimens(int, const struct timespec[2])
     static final MethodHandle UNLINKAT;    // int unlinkat(int, const char*, int)
     static final MethodHandle STRERROR;    // char* strerror(int)
     private static final StructLayout CAPTURE;
@@ -109,6 +110,7 @@ final class Libc {
         FCHMOD = bind(linker, libc, ce, "fchmod", FunctionDescriptor.of(I, I, I));
         FCHMODAT = bind(linker, libc, ce, "fchmodat", FunctionDescriptor.of(I, I, A, I, I));
         UTIMENSAT = bind(linker, libc, ce, "utimensat", FunctionDescriptor.of(I, I, A, A, I));
+        FUTIMENS = bind(linker, libc, ce, "futimens", FunctionDescriptor.of(I, I, A));
         UNLINKAT = bind(linker, libc, ce, "unlinkat", FunctionDescriptor.of(I, I, A, I));
         STRERROR = linker.downcallHandle(libc.find("strerror").orElseThrow(), FunctionDescriptor.of(A, I));
     }

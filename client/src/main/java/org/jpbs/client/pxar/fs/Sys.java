@@ -401,6 +401,22 @@ final class Sys implements AutoCloseable {
         check(call(() -> (int) Libc.UTIMENSAT.invokeExact(capture, dirfd, c, small, flags)), "set times of", name);
     }
 
+    /** Sets the modification time (access time left alone) of an open file. */
+    void setMtime(int fd, long secs, int nanos) throws SysException {
+        small.set(ValueLayout.JAVA_LONG, 0, 0);
+        small.set(ValueLayout.JAVA_LONG, 8, Libc.UTIME_OMIT);
+        small.set(ValueLayout.JAVA_LONG, 16, secs);
+        small.set(ValueLayout.JAVA_LONG, 24, nanos);
+        check(call(() -> (int) Libc.FUTIMENS.invokeExact(capture, fd, small)), "set times of",
+                new byte[0]);
+    }
+
+    /** {@code fchmodat(dirfd, name, mode, 0)} (not for symlinks). */
+    void fchmodat(int dirfd, byte[] name, int mode) throws SysException {
+        MemorySegment c = cname(name1, name);
+        check(call(() -> (int) Libc.FCHMODAT.invokeExact(capture, dirfd, c, mode, 0)), "chmod", name);
+    }
+
     @FunctionalInterface
     private interface IntCall {
         int call() throws Throwable;

@@ -1,0 +1,215 @@
+package org.jpbs.client.pxar.fs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.jpbs.client.pxar.Metadata;
+import org.jpbs.client.pxar.PxarDecoder;
+import org.jpbs.client.pxar.PxarEntry;
+import org.jpbs.client.pxar.PxarFlags;
+
+/**
+ * Writes a decoded pxar stream back to a directory ({@code docs/pxar.md#extracting}) with
+ * all its metadata: owners (as root; otherwise silently what the user may), modes, times,
+ * xattrs, ACLs, file capabilities, chattr flags, hardlinks, devices, fifos and sockets. File
+ * contents are written sparse: blocks of zeros become holes. A directory's own metadata is
+ * applied when its last child is written, so its time and flags stick.
+ */
+public final class TreeExtractor {
+    private static final int BLOCK = 4096;
+
+    /**
+     * @param overwrite       replace existing files (directories are always reused)
+     * @param ignoreOwnership do not chown
+     * @param ignoreAcls      do not restore ACLs
+     * @param ignoreXattrs    do not restore xattrs and file capabilities
+     */
+    public record Options(boolean overwrite, boolean ignoreOwnership, boolean ignoreAcls, boolean ignoreXattrs) {
+        public static Options defaults() {
+            return new Options(false, false, false, false);
+        }
+    }
+
+    private final Sys sys = new Sys();
+    private final Options options;
+    private final Consumer<String> warnings;
+    private final MetadataWriter meta;
+    private final byte[] buf = new byte[1 << 20];
+    private final ArrayDeque<Object[]> dirs = new ArrayDeque<>();
+
+    public TreeExtractor(Options options, Consumer<String> warnings) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.warnings = Objects.requireNonNull(warnings, "warnings");
+        this.meta = new MetadataWriter(sys, options, warnings);
+    }
+
+    /** Extracts every entry of {@code decoder} into {@code target} (created if missing). */
+    public void extract(PxarDecoder decoder, Path target) throws IOException {
+        Files.createDirectories(target);
+        byte[] tpath = target.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
+        int rootfd = sys.openat(Libc.AT_FDCWD, tpath, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_CLOEXEC, 0);
+        try {
+            PxarEntry e;
+            while ((e = decoder.next()) != null) {
+                try {
+                    entry(decoder, e, rootfd);
+                } catch (SysException x) {
+                    throw new IOException(target + ": " + e.displayPath() + ": " + x.getMessage(), x);
+                }
+            }
+            if (!dirs.isEmpty()) {
+                throw new IOException("pxar archive ended inside a directory");
+            }
+        } finally {
+            while (!dirs.isEmpty()) {
+                int fd = (int) dirs.pop()[0];
+                if (fd != rootfd) {
+                    sys.close(fd);
+                }
+            }
+            sys.close(rootfd);
+            sys.close();
+        }
+    }
+
+    private void entry(PxarDecoder decoder, PxarEntry e, int rootfd) throws IOException {
+        if (e.kind() == PxarEntry.Kind.DIRECTORY && e.path().length == 0) {
+            dirs.push(new Object[] {rootfd, e.metadata()});
+            return;
+        }
+        if (e.kind() == PxarEntry.Kind.DIRECTORY_END) {
+            Object[] d = dirs.pop();
+            int fd = (int) d[0];
+            meta.applyToOpen(fd, (Metadata) d[1]);
+            if (fd != rootfd) {
+                sys.close(fd);
+            }
+            return;
+        }
+        int parent = (int) dirs.peek()[0];
+        byte[] name = e.name();
+        switch (e.kind()) {
+            case DIRECTORY -> {
+                try {
+                    sys.mkdirat(parent, name, 0700);
+                } catch (SysException x) {
+                    if (x.errno() != Libc.EEXIST) {
+                        throw x;
+                    }
+                }
+                int fd = sys.openat(parent, name, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
+                dirs.push(new Object[] {fd, e.metadata()});
+            }
+            case FILE -> file(decoder, e, parent, name);
+            case SYMLINK -> {
+                replaceIfAllowed(parent, name);
+                sys.symlinkat(e.linkTarget(), parent, name);
+                meta.applyToName(parent, name, e.metadata(), true);
+            }
+            case HARDLINK -> {
+                replaceIfAllowed(parent, name);
+                sys.linkat(rootfd, e.linkTarget(), parent, name);
+            }
+            case DEVICE, FIFO, SOCKET -> {
+                replaceIfAllowed(parent, name);
+                long dev = e.kind() == PxarEntry.Kind.DEVICE ? makedev(e.deviceMajor(), e.deviceMinor()) : 0;
+                sys.mknodat(parent, name, (int) e.metadata().stat().mode(), dev);
+                meta.applyToName(parent, name, e.metadata(), false);
+            }
+            default -> throw new IllegalStateException("unexpected " + e.kind());
+        }
+    }
+
+    private void replaceIfAllowed(int parent, byte[] name) throws SysException {
+        if (!options.overwrite()) {
+            return;
+        }
+        try {
+            sys.unlinkat(parent, name, 0);
+        } catch (SysException x) {
+            if (x.errno() != Libc.ENOENT) {
+                throw x;
+            }
+        }
+    }
+
+    private void file(PxarDecoder decoder, PxarEntry e, int parent, byte[] name) throws IOException {
+        if (e.hasPayloadRef()) {
+            throw new IOException("split archive payloads are not supported yet: " + e.displayPath());
+        }
+        replaceIfAllowed(parent, name);
+        int fd = sys.openat(parent, name, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_EXCL | Libc.O_NOFOLLOW
+                | Libc.O_CLOEXEC, 0600);
+        try {
+            int initial = PxarFlags.toChattr(e.metadata().stat().flags()) & PxarFlags.INITIAL_CHATTR;
+            if (initial != 0) {
+                sys.ioctlInt(fd, Libc.FS_IOC_SETFLAGS, initial, 0);
+            }
+            writeSparse(decoder, fd, e.fileSize());
+            meta.applyToOpen(fd, e.metadata());
+        } finally {
+            sys.close(fd);
+        }
+    }
+
+    /** Writes the contents, seeking over 4 KiB blocks of zeros; the size is set at the end. */
+    private void writeSparse(PxarDecoder decoder, int fd, long size) throws IOException {
+        long pos = 0;
+        long written = 0; // file offset the descriptor is at
+        int fill = 0;
+        while (true) {
+            int r = decoder.read(buf, fill, buf.length - fill);
+            if (r > 0) {
+                fill += r;
+            }
+            if (fill == buf.length || (r < 0 && fill > 0)) {
+                int off = 0;
+                while (off < fill) {
+                    int len = Math.min(BLOCK, fill - off);
+                    if (!isZero(buf, off, len)) {
+                        int end = off + len;
+                        while (end < fill && !isZero(buf, end, Math.min(BLOCK, fill - end))) {
+                            end += Math.min(BLOCK, fill - end);
+                        }
+                        if (written != pos) {
+                            sys.lseek(fd, pos, Libc.SEEK_SET);
+                        }
+                        sys.writeAll(fd, buf, off, end - off);
+                        pos += end - off;
+                        written = pos;
+                        off = end;
+                    } else {
+                        pos += len;
+                        off += len;
+                    }
+                }
+                fill = 0;
+            }
+            if (r < 0) {
+                break;
+            }
+        }
+        if (pos != size) {
+            throw new IOException("file contents " + pos + " bytes, expected " + size);
+        }
+        if (written != size) {
+            sys.ftruncate(fd, size);
+        }
+    }
+
+    private static final byte[] ZEROS = new byte[BLOCK];
+
+    private static boolean isZero(byte[] b, int off, int len) {
+        return Arrays.mismatch(b, off, off + len, ZEROS, 0, len) < 0;
+    }
+
+    /** glibc's makedev for 64-bit dev_t. */
+    static long makedev(long major, long minor) {
+        return (major & 0xfffL) << 8 | (major & ~0xfffL) << 32 | (minor & 0xffL) | (minor & ~0xffL) << 12;
+    }
+}
