@@ -19,7 +19,7 @@ import org.jpbs.client.pxar.catalog.CatalogEntry;
 import org.jpbs.client.pxar.catalog.CatalogReader;
 import org.jpbs.client.pxar.catalog.CatalogWriter;
 import org.jpbs.core.blob.DataBlob;
-import org.jpbs.core.chunker.BuzhashChunker;
+import org.jpbs.core.chunker.ChunkingOutputStream;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.crypto.KeyConfig;
 import org.jpbs.core.testing.SharedVectors;
@@ -109,16 +109,17 @@ class RealClientDirCaptureTest {
     }
 
     private static List<String> chunkDigests(byte[] data, int avg) throws Exception {
-        BuzhashChunker c = new BuzhashChunker(avg);
         List<String> out = new ArrayList<>();
-        int start = 0;
-        while (start < data.length) {
-            int cut = c.scan(data, start, data.length - start);
-            int end = cut == 0 ? data.length : start + cut;
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(data, start, end - start);
-            out.add(HexFormat.of().formatHex(sha.digest()));
-            start = end;
+        try (ChunkingOutputStream chunks = ChunkingOutputStream.buzhash(avg, (d, len, end) -> {
+            try {
+                MessageDigest sha = MessageDigest.getInstance("SHA-256");
+                sha.update(d, 0, len);
+                out.add(HexFormat.of().formatHex(sha.digest()));
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        })) {
+            chunks.write(data);
         }
         return out;
     }
