@@ -16,6 +16,7 @@ import org.jpbs.client.pxar.PxarEncoder;
 import org.jpbs.client.pxar.PxarFlags;
 import org.jpbs.client.pxar.Stat;
 import org.jpbs.client.pxar.catalog.CatalogWriter;
+import org.jpbs.client.pxar.pattern.MatchEntry;
 
 /**
  * Archives a directory tree as a pxar stream, as {@code pxar create} / the PBS client do
@@ -35,12 +36,18 @@ public final class TreeArchiver {
      * @param entriesMax      most entries listed at once (the sum over the open directories)
      * @param devices         st_dev values whose contents are archived (null = all file systems);
      *                        the root's device is always included
-     * @param skipLostAndFound leave out directories named {@code lost+found}
+     * @param skipLostAndFound leave out entries named {@code lost+found}
+     * @param patterns        exclude patterns from the command line ({@code --exclude}); they are
+     *                        stored in the archive as {@code /.pxarexclude-cli}
      */
-    public record Options(long entriesMax, Set<Long> devices, boolean skipLostAndFound) {
+    public record Options(long entriesMax, Set<Long> devices, boolean skipLostAndFound, List<MatchEntry> patterns) {
+        public Options {
+            patterns = List.copyOf(patterns);
+        }
+
         /** Everything, one file system not enforced, as {@code pxar create} does. */
         public static Options defaults() {
-            return new Options(DEFAULT_ENTRIES_MAX, null, false);
+            return new Options(DEFAULT_ENTRIES_MAX, null, false, List.of());
         }
     }
 
@@ -57,6 +64,7 @@ public final class TreeArchiver {
     private long features;
     private long currentDev;
     private Set<Long> devices;
+    private final List<MatchEntry> patterns = new java.util.ArrayList<>();
 
     /**
      * @param catalog  receives the entries as they are archived (the caller starts and ends
@@ -92,6 +100,10 @@ public final class TreeArchiver {
             }
             Metadata meta = metadata(fd, st, root.toString());
             enc = new PxarEncoder(out, meta);
+            patterns.addAll(options.patterns());
+            if (options.skipLostAndFound()) {
+                patterns.add(MatchEntry.parse(LOST_FOUND, false, false));
+            }
             archiveDir(fd, new byte[0]);
             enc.finish();
         } finally {
@@ -102,6 +114,9 @@ public final class TreeArchiver {
 
     private void archiveDir(int dirfd, byte[] dirPath) throws IOException {
         long entriesBefore = entries;
+        int cliPatterns = patterns.size();
+        ExcludeFile.read(sys, dirfd, dirPath, patterns, warnings);
+        boolean root = dirPath.length == 0;
         List<byte[]> names = sys.readdir(dirfd);
         Object[][] list = new Object[names.size()][];
         int n = 0;
@@ -115,7 +130,10 @@ public final class TreeArchiver {
                 }
                 throw new IOException("stat failed on " + show(join(dirPath, name)) + ": " + Libc.strerror(e.errno()), e);
             }
-            if (options.skipLostAndFound() && s.type() == 0040000 && Arrays.equals(name, LOST_FOUND)) {
+            if (root && Arrays.equals(name, ExcludeFile.CLI_NAME)) {
+                continue;
+            }
+            if (Boolean.FALSE.equals(MatchEntry.decide(patterns, slash(join(dirPath, name)), s.type()))) {
                 continue;
             }
             if (++entries > options.entriesMax()) {
@@ -128,7 +146,11 @@ public final class TreeArchiver {
             byte[] name = (byte[]) list[i][0];
             addEntry(dirfd, name, join(dirPath, name), (Sys.FileStat) list[i][1]);
         }
+        if (root && cliPatterns > 0) {
+            addCliExcludes(patterns.subList(0, cliPatterns));
+        }
         entries = entriesBefore;
+        patterns.subList(cliPatterns, patterns.size()).clear();
     }
 
     private static final byte[] LOST_FOUND = "lost+found".getBytes(StandardCharsets.US_ASCII);
@@ -180,6 +202,28 @@ public final class TreeArchiver {
         } finally {
             sys.close(fd);
         }
+    }
+
+    /** The root's {@code .pxarexclude-cli}: the command-line patterns, after the sorted entries, as pxar does. */
+    private void addCliExcludes(List<MatchEntry> cli) throws IOException {
+        java.io.ByteArrayOutputStream content = new java.io.ByteArrayOutputStream();
+        for (MatchEntry e : cli) {
+            content.writeBytes(e.cliLine());
+        }
+        byte[] data = content.toByteArray();
+        if (catalog != null) {
+            catalog.addFile(ExcludeFile.CLI_NAME, data.length, 0);
+        }
+        enc.beginFile(ExcludeFile.CLI_NAME, Metadata.of(new Stat(0100600, 0, 0, 0, 0, 0)), data.length);
+        enc.write(data, 0, data.length);
+        enc.endFile();
+    }
+
+    private static byte[] slash(byte[] path) {
+        byte[] p = new byte[path.length + 1];
+        p[0] = '/';
+        System.arraycopy(path, 0, p, 1, path.length);
+        return p;
     }
 
     private int openNoatime(int dirfd, byte[] name, int flags) throws SysException {
