@@ -27,7 +27,13 @@ final class ItemReader implements Closeable {
     private boolean eof;
 
     ItemReader(InputStream in) {
+        this(in, 0);
+    }
+
+    /** A reader whose first byte is at stream offset {@code base}. */
+    ItemReader(InputStream in, long base) {
         this.in = in;
+        this.base = base;
     }
 
     static long getLong(byte[] b, int off) {

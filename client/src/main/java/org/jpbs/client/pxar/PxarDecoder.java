@@ -52,6 +52,22 @@ public final class PxarDecoder implements Closeable {
         this.in = new ItemReader(in);
     }
 
+    private PxarDecoder(InputStream in, long offset, byte[] dirPath) {
+        this.in = new ItemReader(in, offset);
+        this.started = true;
+        this.stack.push(new Dir(dirPath, null, -1));
+    }
+
+    /**
+     * A decoder for the one entry whose FILENAME item starts at archive offset {@code offset}
+     * ({@code in} delivers the archive from there) in the directory {@code dirPath}: the first
+     * {@link #next()} returns it (a directory's children are not read), {@link #read} gives a
+     * file's contents. Used for random access ({@link PxarAccessor}).
+     */
+    static PxarDecoder entryAt(InputStream in, long offset, byte[] dirPath) {
+        return new PxarDecoder(in, offset, dirPath);
+    }
+
     /** The stream offset the decoder has reached. */
     public long position() {
         return in.position();
