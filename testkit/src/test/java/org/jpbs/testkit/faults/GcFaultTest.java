@@ -26,6 +26,7 @@ import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.tuning.Tuning;
 import org.jpbs.testkit.chunks.TestChunks.Chunk;
 import org.jpbs.testkit.faults.FaultPlan.Op;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,24 +39,34 @@ class GcFaultTest {
     private static final Tuning TUNING = Tuning.DEFAULT.withThreads(2).withGcChunkMetadataPrefetch(false);
 
     @TempDir
-    Path dir;
-    private Datastore ds;
-    private DirectoryChunkStore store;
+    static Path dir;
+    /** One datastore for the class (creating one costs seconds): each test adds its own snapshots and garbage. */
+    private static Datastore ds;
+    private static DirectoryChunkStore store;
+    /** Chunks referenced by the snapshots of all tests so far. */
+    private static final List<Chunk> allReferenced = new ArrayList<>();
+    private static int round;
     private List<Chunk> referenced;
     private List<Chunk> garbage;
 
-    @BeforeEach
-    void backupsAndGarbage() throws IOException {
+    @BeforeAll
+    static void createDatastore() throws IOException {
         ds = Datastore.create(dir.resolve("ds"), SyncLevel.NONE);
         store = (DirectoryChunkStore) ds.chunkStore();
-        referenced = FaultFixtures.chunks(0, 40);
-        garbage = FaultFixtures.chunks(100, 180);
+    }
+
+    @BeforeEach
+    void backupsAndGarbage() throws IOException {
+        long base = 1000L * ++round;
+        referenced = FaultFixtures.chunks(base, base + 40);
+        garbage = FaultFixtures.chunks(base + 100, base + 180);
         FaultFixtures.insert(store, referenced);
         FaultFixtures.insert(store, garbage);
-        FaultFixtures.snapshot(ds, "100", 1_700_000_000L, referenced.subList(0, 30));
-        FaultFixtures.snapshot(ds, "101", 1_700_000_000L, referenced.subList(20, 40));
+        FaultFixtures.snapshot(ds, "a" + round, 1_700_000_000L, referenced.subList(0, 30));
+        FaultFixtures.snapshot(ds, "b" + round, 1_700_000_000L, referenced.subList(20, 40));
+        allReferenced.addAll(referenced);
         Instant old = Instant.now().minus(Duration.ofDays(2));
-        for (Chunk c : referenced) {
+        for (Chunk c : allReferenced) {
             FileTimes.setAtime(store.chunkPath(c.digest()), old);
         }
         for (Chunk c : garbage) {
@@ -68,7 +79,7 @@ class GcFaultTest {
     }
 
     private void assertReferencedIntact() throws IOException {
-        for (Chunk c : referenced) {
+        for (Chunk c : allReferenced) {
             assertEquals(ChunkVerifier.Result.VERIFIED, ChunkVerifier.verify(store, c.digest(), c.data().length,
                     CryptMode.NONE), "referenced chunk " + c.digest());
         }
@@ -107,7 +118,8 @@ class GcFaultTest {
         assertReferencedIntact();
         assertEquals(0, garbageLeft());
         assertEquals(List.of(), leftovers(), "the next GC cleans up the killed one's leftover");
-        assertEquals(40 + 1, r.status().diskChunks(), "the referenced chunks and the zero chunk of the atime check");
+        assertEquals(allReferenced.size() + 1, r.status().diskChunks(),
+                "the referenced chunks and the zero chunk of the atime check");
     }
 
     @Test
