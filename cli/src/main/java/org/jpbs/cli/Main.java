@@ -40,7 +40,7 @@ import picocli.CommandLine.Command;
             org.jpbs.cli.manage.NamespaceCommand.class,
             org.jpbs.cli.manage.TaskCommand.class, org.jpbs.cli.manage.LoginCommand.class,
             org.jpbs.cli.manage.LoginCommand.Logout.class, org.jpbs.cli.manage.BenchmarkCommand.class,
-            org.jpbs.cli.manage.CompletionCommand.class,
+            org.jpbs.cli.manage.CompletionCommand.class, org.jpbs.cli.manage.CalendarEventCommand.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
             VmaCommand.class,
             CommandLine.HelpCommand.class},
