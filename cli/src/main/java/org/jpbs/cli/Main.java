@@ -41,6 +41,8 @@ import picocli.CommandLine.Command;
             org.jpbs.cli.manage.TaskCommand.class, org.jpbs.cli.manage.LoginCommand.class,
             org.jpbs.cli.manage.LoginCommand.Logout.class, org.jpbs.cli.manage.BenchmarkCommand.class,
             org.jpbs.cli.manage.CompletionCommand.class, org.jpbs.cli.manage.CalendarEventCommand.class,
+            org.jpbs.cli.jobs.JobCommands.Prune.class, org.jpbs.cli.jobs.JobCommands.Verify.class,
+            org.jpbs.cli.jobs.JobCommands.Sync.class, org.jpbs.cli.jobs.JobCommands.Remote.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
             VmaCommand.class,
             CommandLine.HelpCommand.class},

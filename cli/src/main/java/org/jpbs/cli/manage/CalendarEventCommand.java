@@ -115,7 +115,7 @@ public final class CalendarEventCommand implements Callable<Integer> {
     private static String format(Instant t, ZoneId zone) {
         ZonedDateTime z = t.atZone(zone);
         String abbrev = zone.equals(ZoneOffset.UTC) ? "UTC"
-                : z.format(DateTimeFormatter.ofPattern("zzz", Locale.ROOT));
+                : z.format(DateTimeFormatter.ofPattern("zzz", Locale.US));
         return CalendarEvent.dayName(z.getDayOfWeek()) + " " + z.format(TIME) + " " + abbrev;
     }
 

@@ -71,6 +71,19 @@ public final class JobStateStore {
         AtomicFiles.replaceFile(file(type, id), toJson(state).toString().getBytes(StandardCharsets.UTF_8), true);
     }
 
+    /**
+     * Records that the job's schedule changed at {@code now} (PBS {@code update_job_last_run_time}):
+     * the next run counts from then. A started state is left alone.
+     */
+    public void touch(String type, String id, long now) throws IOException {
+        JobState s = load(type, id, now);
+        save(type, id, switch (s) {
+            case JobState.Finished f -> new JobState.Finished(f.upid(), f.state(), now);
+            case JobState.Started st -> st;
+            case JobState.Created c -> new JobState.Created(now);
+        });
+    }
+
     /** Removes the job's state file (when the job is removed). */
     public void remove(String type, String id) throws IOException {
         Files.deleteIfExists(file(type, id));

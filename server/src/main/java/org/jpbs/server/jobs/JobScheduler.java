@@ -259,12 +259,6 @@ public final class JobScheduler implements AutoCloseable {
         if (running.containsKey(stateType + "-" + id)) {
             return;
         }
-        long now = clock.instant().getEpochSecond();
-        JobState s = states.load(stateType, id, now);
-        states.save(stateType, id, switch (s) {
-            case JobState.Finished f -> new JobState.Finished(f.upid(), f.state(), now);
-            case JobState.Started st -> st;
-            case JobState.Created c -> new JobState.Created(now);
-        });
+        states.touch(stateType, id, clock.instant().getEpochSecond());
     }
 }
