@@ -48,46 +48,33 @@ public final class PxarFlags {
 
     /** pxar flags from Linux chattr bits. */
     public static long fromChattr(long attr) {
-        long f = 0;
-        for (long[] m : CHATTR) {
-            if ((attr & m[1]) != 0) {
-                f |= m[0];
-            }
-        }
-        return f;
+        return map(CHATTR, attr, 1, 0);
     }
 
     /** Linux chattr bits from pxar flags. */
     public static int toChattr(long flags) {
-        int a = 0;
-        for (long[] m : CHATTR) {
-            if ((flags & m[0]) != 0) {
-                a |= (int) m[1];
-            }
-        }
-        return a;
+        return (int) map(CHATTR, flags, 0, 1);
     }
 
     /** pxar flags from FAT attributes. */
     public static long fromFatAttr(long attr) {
-        long f = 0;
-        for (long[] m : FAT) {
-            if ((attr & m[1]) != 0) {
-                f |= m[0];
-            }
-        }
-        return f;
+        return map(FAT, attr, 1, 0);
     }
 
     /** FAT attributes from pxar flags. */
     public static int toFatAttr(long flags) {
-        int a = 0;
-        for (long[] m : FAT) {
-            if ((flags & m[0]) != 0) {
-                a |= (int) m[1];
+        return (int) map(FAT, flags, 0, 1);
+    }
+
+    /** Translates {@code bits} through a table of {pxar flag, other bit} pairs, column {@code from} to {@code to}. */
+    private static long map(long[][] table, long bits, int from, int to) {
+        long out = 0;
+        for (long[] m : table) {
+            if ((bits & m[from]) != 0) {
+                out |= m[to];
             }
         }
-        return a;
+        return out;
     }
 
     /**

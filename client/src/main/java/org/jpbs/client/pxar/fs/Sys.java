@@ -166,62 +166,64 @@ final class Sys implements AutoCloseable {
 
     /** The xattr names of an open file, in the file system's order; empty if unsupported. */
     List<byte[]> flistxattr(int fd) throws SysException {
-        while (true) {
-            long n;
-            try {
-                n = (long) Libc.FLISTXATTR.invokeExact(capture, fd, xbuf, xbuf.byteSize());
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
+        long n = xattrCall(() -> (long) Libc.FLISTXATTR.invokeExact(capture, fd, xbuf, xbuf.byteSize()), "list xattrs of");
+        List<byte[]> names = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i < n; i++) {
+            if (xbuf.get(ValueLayout.JAVA_BYTE, i) == 0) {
+                byte[] name = new byte[i - start];
+                MemorySegment.copy(xbuf, ValueLayout.JAVA_BYTE, start, name, 0, name.length);
+                names.add(name);
+                start = i + 1;
             }
-            if (n < 0) {
-                int e = Libc.errno(capture);
-                if (e == Libc.ERANGE) {
-                    growXattrBuffer();
-                    continue;
-                }
-                if (e == Libc.EOPNOTSUPP || e == Libc.EBADF) {
-                    return List.of();
-                }
-                throw new SysException("list xattrs of", new byte[0], e);
-            }
-            List<byte[]> names = new ArrayList<>();
-            int start = 0;
-            for (int i = 0; i < n; i++) {
-                if (xbuf.get(ValueLayout.JAVA_BYTE, i) == 0) {
-                    byte[] name = new byte[i - start];
-                    MemorySegment.copy(xbuf, ValueLayout.JAVA_BYTE, start, name, 0, name.length);
-                    names.add(name);
-                    start = i + 1;
-                }
-            }
-            return names;
         }
+        return names;
     }
 
     /** The value of an xattr, or null if it does not exist (any more). */
     byte[] fgetxattr(int fd, byte[] name) throws SysException {
+        MemorySegment c = cname(name1, name);
+        long n = xattrCall(() -> (long) Libc.FGETXATTR.invokeExact(capture, fd, c, xbuf, xbuf.byteSize()),
+                "read xattr " + new String(name, java.nio.charset.StandardCharsets.UTF_8) + " of");
+        if (n < 0) {
+            return null;
+        }
+        byte[] v = new byte[(int) n];
+        MemorySegment.copy(xbuf, ValueLayout.JAVA_BYTE, 0, v, 0, v.length);
+        return v;
+    }
+
+    @FunctionalInterface
+    private interface LongCall {
+        long call() throws Throwable;
+    }
+
+    /**
+     * Runs an xattr call into {@link #xbuf}, growing it on ERANGE.
+     *
+     * @return the length, 0 if xattrs are unsupported here, -1 if the attribute does not exist
+     */
+    private long xattrCall(LongCall c, String op) throws SysException {
         while (true) {
             long n;
             try {
-                n = (long) Libc.FGETXATTR.invokeExact(capture, fd, cname(name1, name), xbuf, xbuf.byteSize());
+                n = c.call();
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             }
-            if (n < 0) {
-                int e = Libc.errno(capture);
-                if (e == Libc.ERANGE) {
-                    growXattrBuffer();
-                    continue;
-                }
-                if (e == Libc.ENODATA || e == Libc.EOPNOTSUPP || e == Libc.EBADF) {
-                    return null;
-                }
-                throw new SysException("read xattr " + new String(name, java.nio.charset.StandardCharsets.UTF_8)
-                        + " of", new byte[0], e);
+            if (n >= 0) {
+                return n;
             }
-            byte[] v = new byte[(int) n];
-            MemorySegment.copy(xbuf, ValueLayout.JAVA_BYTE, 0, v, 0, v.length);
-            return v;
+            int e = Libc.errno(capture);
+            if (e == Libc.ERANGE) {
+                growXattrBuffer();
+            } else if (e == Libc.ENODATA) {
+                return -1;
+            } else if (e == Libc.EOPNOTSUPP || e == Libc.EBADF) {
+                return 0;
+            } else {
+                throw new SysException(op, new byte[0], e);
+            }
         }
     }
 
