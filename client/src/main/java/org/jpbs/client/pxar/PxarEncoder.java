@@ -328,25 +328,23 @@ public final class PxarEncoder implements Closeable {
     }
 
     private void putLong(long v) throws IOException {
-        if (BUFFER - n < 8) {
-            flushBuffer();
-        }
-        for (int i = 0; i < 8; i++) {
-            buf[n + i] = (byte) (v >>> (8 * i));
-        }
-        n += 8;
-        position += 8;
+        putLE(v, 8);
     }
 
     private void putInt(int v) throws IOException {
-        if (BUFFER - n < 4) {
+        putLE(v, 4);
+    }
+
+    /** The low {@code bytes} bytes of {@code v}, little-endian. */
+    private void putLE(long v, int bytes) throws IOException {
+        if (BUFFER - n < bytes) {
             flushBuffer();
         }
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < bytes; i++) {
             buf[n + i] = (byte) (v >>> (8 * i));
         }
-        n += 4;
-        position += 4;
+        n += bytes;
+        position += bytes;
     }
 
     private void putByte(int b) throws IOException {
