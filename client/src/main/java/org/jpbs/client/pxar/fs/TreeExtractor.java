@@ -6,12 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.jpbs.client.pxar.Metadata;
 import org.jpbs.client.pxar.PxarDecoder;
 import org.jpbs.client.pxar.PxarEntry;
 import org.jpbs.client.pxar.PxarFlags;
+import org.jpbs.client.pxar.pattern.MatchEntry;
 
 /**
  * Writes a decoded pxar stream back to a directory ({@code docs/pxar.md#extracting}) with
@@ -28,10 +30,32 @@ public final class TreeExtractor {
      * @param ignoreOwnership do not chown
      * @param ignoreAcls      do not restore ACLs
      * @param ignoreXattrs    do not restore xattrs and file capabilities
+     * @param patterns        restore only what these match ({@code --pattern}: include
+     *                        patterns, {@code !} for excludes; an entry no pattern matches
+     *                        follows its directory); empty = everything
      */
-    public record Options(boolean overwrite, boolean ignoreOwnership, boolean ignoreAcls, boolean ignoreXattrs) {
+    public record Options(boolean overwrite, boolean ignoreOwnership, boolean ignoreAcls, boolean ignoreXattrs,
+            List<MatchEntry> patterns) {
+        public Options {
+            patterns = List.copyOf(patterns);
+        }
+
         public static Options defaults() {
-            return new Options(false, false, false, false);
+            return new Options(false, false, false, false, List.of());
+        }
+    }
+
+    /** A directory on the way down: created (fd >= 0) when it matched or a descendant is restored. */
+    private static final class Dir {
+        final byte[] name;
+        final Metadata metadata;
+        final boolean matched;
+        int fd = -1;
+
+        Dir(byte[] name, Metadata metadata, boolean matched) {
+            this.name = name;
+            this.metadata = metadata;
+            this.matched = matched;
         }
     }
 
@@ -40,7 +64,7 @@ public final class TreeExtractor {
     private final Consumer<String> warnings;
     private final MetadataWriter meta;
     private final byte[] buf = new byte[1 << 20];
-    private final ArrayDeque<Object[]> dirs = new ArrayDeque<>();
+    private final ArrayDeque<Dir> dirs = new ArrayDeque<>();
 
     public TreeExtractor(Options options, Consumer<String> warnings) {
         this.options = Objects.requireNonNull(options, "options");
@@ -67,8 +91,8 @@ public final class TreeExtractor {
             }
         } finally {
             while (!dirs.isEmpty()) {
-                int fd = (int) dirs.pop()[0];
-                if (fd != rootfd) {
+                int fd = dirs.pop().fd;
+                if (fd >= 0 && fd != rootfd) {
                     sys.close(fd);
                 }
             }
@@ -79,32 +103,39 @@ public final class TreeExtractor {
 
     private void entry(PxarDecoder decoder, PxarEntry e, int rootfd) throws IOException {
         if (e.kind() == PxarEntry.Kind.DIRECTORY && e.path().length == 0) {
-            dirs.push(new Object[] {rootfd, e.metadata()});
+            Dir root = new Dir(new byte[0], e.metadata(), options.patterns().isEmpty());
+            root.fd = rootfd;
+            dirs.push(root);
             return;
         }
         if (e.kind() == PxarEntry.Kind.DIRECTORY_END) {
-            Object[] d = dirs.pop();
-            int fd = (int) d[0];
-            meta.applyToOpen(fd, (Metadata) d[1]);
-            if (fd != rootfd) {
-                sys.close(fd);
+            Dir d = dirs.pop();
+            if (d.fd >= 0 && (d.matched || d.fd != rootfd)) {
+                meta.applyToOpen(d.fd, d.metadata);
+            }
+            if (d.fd >= 0 && d.fd != rootfd) {
+                sys.close(d.fd);
             }
             return;
         }
-        int parent = (int) dirs.peek()[0];
+        int type = e.kind() == PxarEntry.Kind.HARDLINK ? -1 : e.metadata().stat().fileType();
+        Boolean decision = options.patterns().isEmpty() ? Boolean.TRUE
+                : MatchEntry.decide(options.patterns(), slash(e.path()), type);
+        boolean matched = decision != null ? decision : dirs.peek().matched;
         byte[] name = e.name();
-        switch (e.kind()) {
-            case DIRECTORY -> {
-                try {
-                    sys.mkdirat(parent, name, 0700);
-                } catch (SysException x) {
-                    if (x.errno() != Libc.EEXIST) {
-                        throw x;
-                    }
-                }
-                int fd = sys.openat(parent, name, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
-                dirs.push(new Object[] {fd, e.metadata()});
+        if (e.kind() == PxarEntry.Kind.DIRECTORY) {
+            Dir d = new Dir(name, e.metadata(), matched);
+            dirs.push(d);
+            if (matched) {
+                parentFd();
             }
+            return;
+        }
+        if (!matched) {
+            return;
+        }
+        int parent = parentFd();
+        switch (e.kind()) {
             case FILE -> file(decoder, e, parent, name);
             case SYMLINK -> {
                 replaceIfAllowed(parent, name);
@@ -113,7 +144,15 @@ public final class TreeExtractor {
             }
             case HARDLINK -> {
                 replaceIfAllowed(parent, name);
-                sys.linkat(rootfd, e.linkTarget(), parent, name);
+                try {
+                    sys.linkat(rootfd, e.linkTarget(), parent, name);
+                } catch (SysException x) {
+                    if (x.errno() != Libc.ENOENT || options.patterns().isEmpty()) {
+                        throw x;
+                    }
+                    warnings.accept("warning: " + e.displayPath() + ": hardlink target /"
+                            + new String(e.linkTarget(), StandardCharsets.UTF_8) + " was not restored");
+                }
             }
             case DEVICE, FIFO, SOCKET -> {
                 replaceIfAllowed(parent, name);
@@ -123,6 +162,33 @@ public final class TreeExtractor {
             }
             default -> throw new IllegalStateException("unexpected " + e.kind());
         }
+    }
+
+    /** The descriptor of the innermost directory, creating the not yet created ones on the way. */
+    private int parentFd() throws SysException {
+        Dir[] path = dirs.toArray(new Dir[0]); // innermost first
+        for (int i = path.length - 1; i >= 0; i--) {
+            Dir d = path[i];
+            if (d.fd < 0) {
+                int parent = path[i + 1].fd;
+                try {
+                    sys.mkdirat(parent, d.name, 0700);
+                } catch (SysException x) {
+                    if (x.errno() != Libc.EEXIST) {
+                        throw x;
+                    }
+                }
+                d.fd = sys.openat(parent, d.name, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
+            }
+        }
+        return path[0].fd;
+    }
+
+    private static byte[] slash(byte[] path) {
+        byte[] p = new byte[path.length + 1];
+        p[0] = '/';
+        System.arraycopy(path, 0, p, 1, path.length);
+        return p;
     }
 
     private void replaceIfAllowed(int parent, byte[] name) throws SysException {
