@@ -20,20 +20,24 @@ final class ItemReader implements Closeable {
     private static final int BUFFER = 256 * 1024;
 
     private final InputStream in;
-    private byte[] buf = new byte[BUFFER];
+    private byte[] buf;
     private int pos;
     private int lim;
     private long base;
     private boolean eof;
 
     ItemReader(InputStream in) {
-        this(in, 0);
+        this(in, 0, BUFFER);
     }
 
-    /** A reader whose first byte is at stream offset {@code base}. */
-    ItemReader(InputStream in, long base) {
+    /**
+     * A reader whose first byte is at stream offset {@code base}, starting with a buffer of
+     * {@code buffer} bytes (it grows for larger items).
+     */
+    ItemReader(InputStream in, long base, int buffer) {
         this.in = in;
         this.base = base;
+        this.buf = new byte[buffer];
     }
 
     static long getLong(byte[] b, int off) {

@@ -53,7 +53,7 @@ public final class PxarDecoder implements Closeable {
     }
 
     private PxarDecoder(InputStream in, long offset, byte[] dirPath) {
-        this.in = new ItemReader(in, offset);
+        this.in = new ItemReader(in, offset, 4096);
         this.started = true;
         this.stack.push(new Dir(dirPath, null, -1));
     }
