@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Collects the metadata items that follow an ENTRY (XATTR, the ACL items, FCAPS, QUOTA_PROJID)
- * and checks their count and sizes ({@code docs/pxar.md#metadata-items}).
+ * and checks their count and sizes ({@code docs/pxar.md#one-entry}).
  */
 final class MetadataItems {
     private final List<XAttr> xattrs = new ArrayList<>();
