@@ -33,6 +33,8 @@ public final class PxarDecoder implements Closeable {
         boolean pending;
         long pendingHash;
         long pendingOffset;
+        /** A split archive's new file: its goodbye size also counts the payload (as pxar writes it). */
+        long pendingPayload;
 
         Dir(byte[] path, Metadata metadata, long entryOffset) {
             this.path = path;
@@ -42,8 +44,9 @@ public final class PxarDecoder implements Closeable {
 
         void completePending(long end) {
             if (pending) {
-                children.add(new long[] {pendingHash, pendingOffset, end - pendingOffset});
+                children.add(new long[] {pendingHash, pendingOffset, end - pendingOffset, pendingPayload});
                 pending = false;
+                pendingPayload = 0;
             }
         }
     }
@@ -215,7 +218,8 @@ public final class PxarDecoder implements Closeable {
         switch (st.fileType()) {
             case PxarFormat.S_IFDIR -> {
                 Dir parent = stack.peek();
-                stack.push(new Dir(path, meta, entryOff));
+                // the root's goodbye tail points at the archive start (before a FORMAT_VERSION item)
+                stack.push(new Dir(path, meta, parent == null ? 0 : entryOff));
                 if (parent != null) {
                     parent.pending = true; // completed when the child's goodbye table is read
                 }
@@ -237,6 +241,10 @@ public final class PxarDecoder implements Closeable {
                     byte[] c = in.readContent(off, s, 16);
                     if (c.length != 16) {
                         throw new PxarFormatException(off, "PAYLOAD_REF must hold 16 bytes");
+                    }
+                    Dir parent = stack.peek();
+                    if (parent != null) {
+                        parent.pendingPayload = ItemReader.getLong(c, 8);
                     }
                     return new PxarEntry(PxarEntry.Kind.FILE, path, meta, ItemReader.getLong(c, 8), null, 0, 0, 0,
                             fileOffset, ItemReader.getLong(c, 0));
@@ -345,7 +353,8 @@ public final class PxarDecoder implements Closeable {
             long rel = in.readLong();
             long sz = in.readLong();
             long[] child = byOffset.remove(rel);
-            if (hash != hashes[sorted[perm[slot]]] || child == null || child[0] != hash || child[2] != sz) {
+            boolean sizeOk = child != null && (child[2] == sz || (child[3] != 0 && child[2] + child[3] == sz));
+            if (hash != hashes[sorted[perm[slot]]] || child == null || child[0] != hash || !sizeOk) {
                 throw new PxarFormatException(itemOff, "goodbye table item " + slot
                         + " does not match the directory's entries");
             }

@@ -21,6 +21,8 @@ public final class PxarEncoder implements Closeable {
     private static final int BUFFER = 256 * 1024;
 
     private final OutputStream out;
+    private final OutputStream payload;
+    private long payloadPosition;
     private final byte[] buf = new byte[BUFFER];
     private int n;
     private long position;
@@ -28,6 +30,7 @@ public final class PxarEncoder implements Closeable {
     private long fileRemaining = -1;
     private long fileStart;
     private long fileHash;
+    private long fileSize;
     private boolean finished;
 
     /** Goodbye items of the directory being written. */
@@ -61,10 +64,36 @@ public final class PxarEncoder implements Closeable {
 
     /** Starts the archive with the root directory's metadata (no FILENAME, no format header). */
     public PxarEncoder(OutputStream out, Metadata root) throws IOException {
+        this(out, null, root);
+    }
+
+    /**
+     * Starts an archive; with {@code payload} non-null a split archive
+     * ({@code docs/pxar.md#split-archives}): {@code out} gets the metadata stream (.mpxar,
+     * starting with FORMAT_VERSION 2), {@code payload} the file contents (.ppxar).
+     */
+    public PxarEncoder(OutputStream out, OutputStream payload, Metadata root) throws IOException {
         this.out = Objects.requireNonNull(out, "out");
+        this.payload = payload;
         requireType(root, PxarFormat.S_IFDIR, "the root");
+        if (payload != null) {
+            payloadHeader(PxarFormat.PAYLOAD_START_MARKER, PxarFormat.HEADER_SIZE);
+            header(PxarFormat.FORMAT_VERSION, PxarFormat.HEADER_SIZE + 8);
+            putLong(2);
+        }
         writeMetadata(root);
+        // the root's goodbye tail points at the archive start (its ENTRY, or FORMAT_VERSION before it)
         stack.push(new DirState(0, -1, 0));
+    }
+
+    private void payloadHeader(long type, long fullSize) throws IOException {
+        byte[] h = new byte[PxarFormat.HEADER_SIZE];
+        for (int i = 0; i < 8; i++) {
+            h[i] = (byte) (type >>> (8 * i));
+            h[8 + i] = (byte) (fullSize >>> (8 * i));
+        }
+        payload.write(h);
+        payloadPosition += h.length;
     }
 
     /** Bytes written so far (the stream offset of the next item). */
@@ -84,10 +113,18 @@ public final class PxarEncoder implements Closeable {
         long start = position;
         writeFilename(name);
         writeMetadata(meta);
-        header(PxarFormat.PAYLOAD, PxarFormat.HEADER_SIZE + size);
+        if (payload != null) {
+            header(PxarFormat.PAYLOAD_REF, PxarFormat.HEADER_SIZE + 16);
+            putLong(payloadPosition);
+            putLong(size);
+            payloadHeader(PxarFormat.PAYLOAD, PxarFormat.HEADER_SIZE + size);
+        } else {
+            header(PxarFormat.PAYLOAD, PxarFormat.HEADER_SIZE + size);
+        }
         fileStart = start;
         fileHash = PxarFormat.hashFilename(name);
         fileRemaining = size;
+        fileSize = size;
         return start;
     }
 
@@ -97,6 +134,11 @@ public final class PxarEncoder implements Closeable {
             throw new IllegalStateException("more contents than the declared file size");
         }
         fileRemaining -= len;
+        if (payload != null) {
+            payload.write(b, off, len);
+            payloadPosition += len;
+            return;
+        }
         if (len >= BUFFER / 2) {
             flushBuffer();
             out.write(b, off, len);
@@ -113,7 +155,9 @@ public final class PxarEncoder implements Closeable {
                     + fileRemaining + " bytes short of its declared size");
         }
         fileRemaining = -1;
-        stack.peek().add(fileHash, fileStart, position - fileStart);
+        // a split archive's goodbye item also counts the payload, as pxar writes it
+        long extra = payload != null ? fileSize : 0;
+        stack.peek().add(fileHash, fileStart, position - fileStart + extra);
     }
 
     /** A symbolic link to {@code target}. */
@@ -196,6 +240,10 @@ public final class PxarEncoder implements Closeable {
         writeGoodbye(stack.pop());
         flushBuffer();
         out.flush();
+        if (payload != null) {
+            payloadHeader(PxarFormat.PAYLOAD_TAIL_MARKER, PxarFormat.HEADER_SIZE);
+            payload.flush();
+        }
         finished = true;
     }
 

@@ -79,6 +79,14 @@ public final class TreeArchiver {
 
     /** Writes the pxar stream of {@code root} to {@code out} (not closed). */
     public void archive(Path root, OutputStream out) throws IOException {
+        archive(root, out, null);
+    }
+
+    /**
+     * Writes {@code root} as a split archive ({@code docs/pxar.md#split-archives}) when
+     * {@code payload} is non-null: metadata to {@code out}, file contents to {@code payload}.
+     */
+    public void archive(Path root, OutputStream out, OutputStream payload) throws IOException {
         byte[] rootPath = root.toString().getBytes(StandardCharsets.UTF_8);
         int fd;
         try {
@@ -99,7 +107,7 @@ public final class TreeArchiver {
                 devices.add(currentDev);
             }
             Metadata meta = metadata(fd, st, root.toString());
-            enc = new PxarEncoder(out, meta);
+            enc = new PxarEncoder(out, payload, meta);
             patterns.addAll(options.patterns());
             if (options.skipLostAndFound()) {
                 patterns.add(MatchEntry.parse(LOST_FOUND, false, false));

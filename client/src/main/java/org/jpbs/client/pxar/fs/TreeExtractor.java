@@ -1,6 +1,7 @@
 package org.jpbs.client.pxar.fs;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,9 @@ import org.jpbs.client.pxar.Metadata;
 import org.jpbs.client.pxar.PxarDecoder;
 import org.jpbs.client.pxar.PxarEntry;
 import org.jpbs.client.pxar.PxarFlags;
+import org.jpbs.client.pxar.PxarFormat;
+import org.jpbs.client.pxar.PxarFormatException;
+import org.jpbs.client.pxar.ReadAt;
 import org.jpbs.client.pxar.pattern.MatchEntry;
 
 /**
@@ -65,6 +69,7 @@ public final class TreeExtractor {
     private final MetadataWriter meta;
     private final byte[] buf = new byte[1 << 20];
     private final ArrayDeque<Dir> dirs = new ArrayDeque<>();
+    private ReadAt payload;
 
     public TreeExtractor(Options options, Consumer<String> warnings) {
         this.options = Objects.requireNonNull(options, "options");
@@ -74,6 +79,15 @@ public final class TreeExtractor {
 
     /** Extracts every entry of {@code decoder} into {@code target} (created if missing). */
     public void extract(PxarDecoder decoder, Path target) throws IOException {
+        extract(decoder, target, null);
+    }
+
+    /**
+     * Extracts a split archive: {@code decoder} reads the metadata stream (.mpxar), file
+     * contents come from the payload stream (.ppxar) at the offsets its PAYLOAD_REF items give.
+     */
+    public void extract(PxarDecoder decoder, Path target, ReadAt payload) throws IOException {
+        this.payload = payload;
         Files.createDirectories(target);
         byte[] tpath = target.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
         int rootfd = sys.openat(Libc.AT_FDCWD, tpath, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_CLOEXEC, 0);
@@ -205,9 +219,7 @@ public final class TreeExtractor {
     }
 
     private void file(PxarDecoder decoder, PxarEntry e, int parent, byte[] name) throws IOException {
-        if (e.hasPayloadRef()) {
-            throw new IOException("split archive payloads are not supported yet: " + e.displayPath());
-        }
+        InputStream contents = e.hasPayloadRef() ? payloadOf(e) : decoder.contents();
         replaceIfAllowed(parent, name);
         int fd = sys.openat(parent, name, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_EXCL | Libc.O_NOFOLLOW
                 | Libc.O_CLOEXEC, 0600);
@@ -216,7 +228,7 @@ public final class TreeExtractor {
             if (initial != 0) {
                 sys.ioctlInt(fd, Libc.FS_IOC_SETFLAGS, initial, 0);
             }
-            writeSparse(decoder, fd, e.fileSize());
+            writeSparse(contents, fd, e.fileSize());
             meta.applyToOpen(fd, e.metadata());
         } finally {
             sys.close(fd);
@@ -224,12 +236,52 @@ public final class TreeExtractor {
     }
 
     /** Writes the contents, seeking over 4 KiB blocks of zeros; the size is set at the end. */
-    private void writeSparse(PxarDecoder decoder, int fd, long size) throws IOException {
+    /** A split archive file's contents: the PAYLOAD item at its reference in the payload stream. */
+    private InputStream payloadOf(PxarEntry e) throws IOException {
+        if (payload == null) {
+            throw new IOException(e.displayPath() + ": the archive is split (.mpxar) but no payload stream (.ppxar) was given");
+        }
+        byte[] h = payload.readFully(e.payloadRef(), 16);
+        long type = 0;
+        long size = 0;
+        for (int i = 7; i >= 0; i--) {
+            type = type << 8 | (h[i] & 0xff);
+            size = size << 8 | (h[8 + i] & 0xff);
+        }
+        if (type != PxarFormat.PAYLOAD || size != 16 + e.fileSize()) {
+            throw new PxarFormatException(e.payloadRef(), "payload stream: no PAYLOAD of " + e.fileSize()
+                    + " bytes for " + e.displayPath());
+        }
+        InputStream in = payload.streamFrom(e.payloadRef() + 16);
+        long[] left = {e.fileSize()};
+        return new InputStream() {
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (left[0] == 0) {
+                    return -1;
+                }
+                int r = in.read(b, off, (int) Math.min(len, left[0]));
+                if (r < 0) {
+                    throw new java.io.EOFException("payload stream ends inside " + e.displayPath());
+                }
+                left[0] -= r;
+                return r;
+            }
+        };
+    }
+
+    private void writeSparse(InputStream src, int fd, long size) throws IOException {
         long pos = 0;
         long written = 0; // file offset the descriptor is at
         int fill = 0;
         while (true) {
-            int r = decoder.read(buf, fill, buf.length - fill);
+            int r = src.read(buf, fill, buf.length - fill);
             if (r > 0) {
                 fill += r;
             }
