@@ -1,5 +1,10 @@
 package org.jpbs.client.pxar;
 
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * The order of a goodbye table ({@code docs/pxar.md#goodbye-tables}): the children's items
  * sorted by hash (unsigned), then laid out as an implicit binary search tree whose node
@@ -38,5 +43,46 @@ final class GoodbyeOrder {
         }
         java.util.Arrays.sort(idx, (a, b) -> Long.compareUnsigned(hashes[a], hashes[b]));
         return idx;
+    }
+
+    /**
+     * Reads the goodbye table whose header (at {@code off}, full size {@code size}) was just
+     * read and checks it against the directory's children {hash, FILENAME offset, size,
+     * payload size of a split archive's new file} and its ENTRY offset.
+     */
+    static void check(ItemReader in, List<long[]> children, long entryOffset, long off, long size) throws IOException {
+        long content = size - PxarFormat.HEADER_SIZE;
+        int n = children.size();
+        if (content != (long) (n + 1) * PxarFormat.GOODBYE_ITEM_SIZE) {
+            throw new PxarFormatException(off, "GOODBYE table of size " + size + " for " + n + " children");
+        }
+        long[] hashes = new long[n];
+        Map<Long, long[]> byOffset = new HashMap<>(n * 2);
+        for (int i = 0; i < n; i++) {
+            long[] c = children.get(i);
+            hashes[i] = c[0];
+            byOffset.put(off - c[1], c);
+        }
+        Integer[] sorted = sortByHash(hashes, n);
+        int[] perm = permutation(n);
+        for (int slot = 0; slot < n; slot++) {
+            long itemOff = in.position();
+            long hash = in.readLong();
+            long rel = in.readLong();
+            long sz = in.readLong();
+            long[] child = byOffset.remove(rel);
+            boolean sizeOk = child != null && (child[2] == sz || (child[3] != 0 && child[2] + child[3] == sz));
+            if (hash != hashes[sorted[perm[slot]]] || child == null || child[0] != hash || !sizeOk) {
+                throw new PxarFormatException(itemOff, "goodbye table item " + slot
+                        + " does not match the directory's entries");
+            }
+        }
+        long itemOff = in.position();
+        long tail = in.readLong();
+        long rel = in.readLong();
+        long sz = in.readLong();
+        if (tail != PxarFormat.GOODBYE_TAIL_MARKER || rel != off - entryOffset || sz != size) {
+            throw new PxarFormatException(itemOff, "bad goodbye table tail item");
+        }
     }
 }

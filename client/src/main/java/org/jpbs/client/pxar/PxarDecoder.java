@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Reads a pxar stream sequentially ({@code docs/pxar.md}) from any {@link InputStream}: the
@@ -131,7 +129,7 @@ public final class PxarDecoder implements Closeable {
             return readEntry(path, itemOff, s, off);
         }
         if (htype == PxarFormat.GOODBYE) {
-            checkGoodbye(top, off, size);
+            GoodbyeOrder.check(in, top.children, top.entryOffset, off, size);
             stack.pop();
             Dir parent = stack.peek();
             if (parent != null) {
@@ -330,42 +328,6 @@ public final class PxarDecoder implements Closeable {
             throw new PxarFormatException(off, what + " not NUL-terminated");
         }
         return java.util.Arrays.copyOf(c, c.length - 1);
-    }
-
-    private void checkGoodbye(Dir dir, long off, long size) throws IOException {
-        long content = size - PxarFormat.HEADER_SIZE;
-        int n = dir.children.size();
-        if (content != (long) (n + 1) * PxarFormat.GOODBYE_ITEM_SIZE) {
-            throw new PxarFormatException(off, "GOODBYE table of size " + size + " for " + n + " children");
-        }
-        long[] hashes = new long[n];
-        Map<Long, long[]> byOffset = new HashMap<>(n * 2);
-        for (int i = 0; i < n; i++) {
-            long[] c = dir.children.get(i);
-            hashes[i] = c[0];
-            byOffset.put(off - c[1], c);
-        }
-        Integer[] sorted = GoodbyeOrder.sortByHash(hashes, n);
-        int[] perm = GoodbyeOrder.permutation(n);
-        for (int slot = 0; slot < n; slot++) {
-            long itemOff = in.position();
-            long hash = in.readLong();
-            long rel = in.readLong();
-            long sz = in.readLong();
-            long[] child = byOffset.remove(rel);
-            boolean sizeOk = child != null && (child[2] == sz || (child[3] != 0 && child[2] + child[3] == sz));
-            if (hash != hashes[sorted[perm[slot]]] || child == null || child[0] != hash || !sizeOk) {
-                throw new PxarFormatException(itemOff, "goodbye table item " + slot
-                        + " does not match the directory's entries");
-            }
-        }
-        long itemOff = in.position();
-        long tail = in.readLong();
-        long rel = in.readLong();
-        long sz = in.readLong();
-        if (tail != PxarFormat.GOODBYE_TAIL_MARKER || rel != off - dir.entryOffset || sz != size) {
-            throw new PxarFormatException(itemOff, "bad goodbye table tail item");
-        }
     }
 
     private static byte[] join(byte[] dir, byte[] name) {

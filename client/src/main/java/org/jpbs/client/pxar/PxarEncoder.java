@@ -18,14 +18,9 @@ import java.util.Objects;
  * / {@link #endDirectory} around a directory's children, and {@link #finish()}.
  */
 public final class PxarEncoder implements Closeable {
-    private static final int BUFFER = 256 * 1024;
-
-    private final OutputStream out;
+    private final ItemWriter w;
     private final OutputStream payload;
     private long payloadPosition;
-    private final byte[] buf = new byte[BUFFER];
-    private int n;
-    private long position;
     private final ArrayDeque<DirState> stack = new ArrayDeque<>();
     private long fileRemaining = -1;
     private long fileStart;
@@ -73,13 +68,13 @@ public final class PxarEncoder implements Closeable {
      * starting with FORMAT_VERSION 2), {@code payload} the file contents (.ppxar).
      */
     public PxarEncoder(OutputStream out, OutputStream payload, Metadata root) throws IOException {
-        this.out = Objects.requireNonNull(out, "out");
+        this.w = new ItemWriter(Objects.requireNonNull(out, "out"));
         this.payload = payload;
         requireType(root, PxarFormat.S_IFDIR, "the root");
         if (payload != null) {
             payloadHeader(PxarFormat.PAYLOAD_START_MARKER, PxarFormat.HEADER_SIZE);
-            header(PxarFormat.FORMAT_VERSION, PxarFormat.HEADER_SIZE + 8);
-            putLong(2);
+            w.header(PxarFormat.FORMAT_VERSION, PxarFormat.HEADER_SIZE + 8);
+            w.putLong(2);
         }
         writeMetadata(root);
         // the root's goodbye tail points at the archive start (its ENTRY, or FORMAT_VERSION before it)
@@ -98,7 +93,7 @@ public final class PxarEncoder implements Closeable {
 
     /** Bytes written so far (the stream offset of the next item). */
     public long position() {
-        return position;
+        return w.position();
     }
 
     /**
@@ -110,16 +105,16 @@ public final class PxarEncoder implements Closeable {
     public long beginFile(byte[] name, Metadata meta, long size) throws IOException {
         checkIdle();
         requireType(meta, PxarFormat.S_IFREG, "a file");
-        long start = position;
+        long start = w.position();
         writeFilename(name);
         writeMetadata(meta);
         if (payload != null) {
-            header(PxarFormat.PAYLOAD_REF, PxarFormat.HEADER_SIZE + 16);
-            putLong(payloadPosition);
-            putLong(size);
+            w.header(PxarFormat.PAYLOAD_REF, PxarFormat.HEADER_SIZE + 16);
+            w.putLong(payloadPosition);
+            w.putLong(size);
             payloadHeader(PxarFormat.PAYLOAD, PxarFormat.HEADER_SIZE + size);
         } else {
-            header(PxarFormat.PAYLOAD, PxarFormat.HEADER_SIZE + size);
+            w.header(PxarFormat.PAYLOAD, PxarFormat.HEADER_SIZE + size);
         }
         fileStart = start;
         fileHash = PxarFormat.hashFilename(name);
@@ -139,13 +134,7 @@ public final class PxarEncoder implements Closeable {
             payloadPosition += len;
             return;
         }
-        if (len >= BUFFER / 2) {
-            flushBuffer();
-            out.write(b, off, len);
-            position += len;
-            return;
-        }
-        put(b, off, len);
+        w.putBulk(b, off, len);
     }
 
     /** Ends the current file; all declared contents must have been written. */
@@ -157,16 +146,16 @@ public final class PxarEncoder implements Closeable {
         fileRemaining = -1;
         // a split archive's goodbye item also counts the payload, as pxar writes it
         long extra = payload != null ? fileSize : 0;
-        stack.peek().add(fileHash, fileStart, position - fileStart + extra);
+        stack.peek().add(fileHash, fileStart, w.position() - fileStart + extra);
     }
 
     /** A symbolic link to {@code target}. */
     public void addSymlink(byte[] name, Metadata meta, byte[] target) throws IOException {
         requireType(meta, PxarFormat.S_IFLNK, "a symlink");
         long start = beginEntry(name, meta);
-        header(PxarFormat.SYMLINK, PxarFormat.HEADER_SIZE + target.length + 1L);
-        put(target, 0, target.length);
-        putByte(0);
+        w.header(PxarFormat.SYMLINK, PxarFormat.HEADER_SIZE + target.length + 1L);
+        w.put(target, 0, target.length);
+        w.putByte(0);
         endEntry(name, start);
     }
 
@@ -176,9 +165,9 @@ public final class PxarEncoder implements Closeable {
             throw new IllegalArgumentException("a device needs a device mode");
         }
         long start = beginEntry(name, meta);
-        header(PxarFormat.DEVICE, PxarFormat.HEADER_SIZE + 16);
-        putLong(major);
-        putLong(minor);
+        w.header(PxarFormat.DEVICE, PxarFormat.HEADER_SIZE + 16);
+        w.putLong(major);
+        w.putLong(minor);
         endEntry(name, start);
     }
 
@@ -197,15 +186,15 @@ public final class PxarEncoder implements Closeable {
      */
     public void addHardlink(byte[] name, byte[] targetPath, long targetOffset) throws IOException {
         checkIdle();
-        long start = position;
+        long start = w.position();
         if (targetOffset >= start) {
             throw new IllegalArgumentException("a hardlink can only point to an earlier file");
         }
         writeFilename(name);
-        header(PxarFormat.HARDLINK, PxarFormat.HEADER_SIZE + 8 + targetPath.length + 1L);
-        putLong(start - targetOffset);
-        put(targetPath, 0, targetPath.length);
-        putByte(0);
+        w.header(PxarFormat.HARDLINK, PxarFormat.HEADER_SIZE + 8 + targetPath.length + 1L);
+        w.putLong(start - targetOffset);
+        w.put(targetPath, 0, targetPath.length);
+        w.putByte(0);
         endEntry(name, start);
     }
 
@@ -213,9 +202,9 @@ public final class PxarEncoder implements Closeable {
     public void beginDirectory(byte[] name, Metadata meta) throws IOException {
         checkIdle();
         requireType(meta, PxarFormat.S_IFDIR, "a directory");
-        long start = position;
+        long start = w.position();
         writeFilename(name);
-        long entry = position;
+        long entry = w.position();
         writeMetadata(meta);
         stack.push(new DirState(entry, start, PxarFormat.hashFilename(name)));
     }
@@ -228,7 +217,7 @@ public final class PxarEncoder implements Closeable {
         }
         DirState d = stack.pop();
         writeGoodbye(d);
-        stack.peek().add(d.hash, d.fileOffset, position - d.fileOffset);
+        stack.peek().add(d.hash, d.fileOffset, w.position() - d.fileOffset);
     }
 
     /** Ends the root directory and flushes; the stream is complete. */
@@ -238,8 +227,7 @@ public final class PxarEncoder implements Closeable {
             throw new IllegalStateException(stack.size() - 1 + " directories not ended");
         }
         writeGoodbye(stack.pop());
-        flushBuffer();
-        out.flush();
+        w.flush();
         if (payload != null) {
             payloadHeader(PxarFormat.PAYLOAD_TAIL_MARKER, PxarFormat.HEADER_SIZE);
             payload.flush();
@@ -254,21 +242,21 @@ public final class PxarEncoder implements Closeable {
 
     private long beginEntry(byte[] name, Metadata meta) throws IOException {
         checkIdle();
-        long start = position;
+        long start = w.position();
         writeFilename(name);
         writeMetadata(meta);
         return start;
     }
 
     private void endEntry(byte[] name, long start) {
-        stack.peek().add(PxarFormat.hashFilename(name), start, position - start);
+        stack.peek().add(PxarFormat.hashFilename(name), start, w.position() - start);
     }
 
     private void checkIdle() {
         if (fileRemaining >= 0) {
             throw new IllegalStateException("the current file is not ended");
         }
-        if (finished || stack.isEmpty() && position > 0) {
+        if (finished || stack.isEmpty() && w.position() > 0) {
             throw new IllegalStateException("the archive is finished");
         }
     }
@@ -290,26 +278,26 @@ public final class PxarEncoder implements Closeable {
                 throw new IllegalArgumentException("file name contains '/' or NUL");
             }
         }
-        header(PxarFormat.FILENAME, PxarFormat.HEADER_SIZE + name.length + 1L);
-        put(name, 0, name.length);
-        putByte(0);
+        w.header(PxarFormat.FILENAME, PxarFormat.HEADER_SIZE + name.length + 1L);
+        w.put(name, 0, name.length);
+        w.putByte(0);
     }
 
     private void writeMetadata(Metadata m) throws IOException {
         Stat s = m.stat();
-        header(PxarFormat.ENTRY, PxarFormat.HEADER_SIZE + PxarFormat.STAT_SIZE);
-        putLong(s.mode());
-        putLong(s.flags());
-        putInt(s.uid());
-        putInt(s.gid());
-        putLong(s.mtimeSecs());
-        putInt(s.mtimeNanos());
-        putInt(0);
+        w.header(PxarFormat.ENTRY, PxarFormat.HEADER_SIZE + PxarFormat.STAT_SIZE);
+        w.putLong(s.mode());
+        w.putLong(s.flags());
+        w.putInt(s.uid());
+        w.putInt(s.gid());
+        w.putLong(s.mtimeSecs());
+        w.putInt(s.mtimeNanos());
+        w.putInt(0);
         for (XAttr x : m.xattrs()) {
-            header(PxarFormat.XATTR, PxarFormat.HEADER_SIZE + x.name().length + 1L + x.value().length);
-            put(x.name(), 0, x.name().length);
-            putByte(0);
-            put(x.value(), 0, x.value().length);
+            w.header(PxarFormat.XATTR, PxarFormat.HEADER_SIZE + x.name().length + 1L + x.value().length);
+            w.put(x.name(), 0, x.name().length);
+            w.putByte(0);
+            w.put(x.value(), 0, x.value().length);
         }
         Acl a = m.acl();
         for (Acl.Entry e : a.users()) {
@@ -319,16 +307,16 @@ public final class PxarEncoder implements Closeable {
             pair(PxarFormat.ACL_GROUP, e);
         }
         if (a.groupObj() != null) {
-            header(PxarFormat.ACL_GROUP_OBJ, PxarFormat.HEADER_SIZE + 8);
-            putLong(a.groupObj());
+            w.header(PxarFormat.ACL_GROUP_OBJ, PxarFormat.HEADER_SIZE + 8);
+            w.putLong(a.groupObj());
         }
         if (a.defaultAcl() != null) {
             Acl.Default d = a.defaultAcl();
-            header(PxarFormat.ACL_DEFAULT, PxarFormat.HEADER_SIZE + 32);
-            putLong(d.userObj());
-            putLong(d.groupObj());
-            putLong(d.other());
-            putLong(d.mask());
+            w.header(PxarFormat.ACL_DEFAULT, PxarFormat.HEADER_SIZE + 32);
+            w.putLong(d.userObj());
+            w.putLong(d.groupObj());
+            w.putLong(d.other());
+            w.putLong(d.mask());
         }
         for (Acl.Entry e : a.defaultUsers()) {
             pair(PxarFormat.ACL_DEFAULT_USER, e);
@@ -337,97 +325,42 @@ public final class PxarEncoder implements Closeable {
             pair(PxarFormat.ACL_DEFAULT_GROUP, e);
         }
         if (m.fcaps() != null) {
-            header(PxarFormat.FCAPS, PxarFormat.HEADER_SIZE + m.fcaps().length);
-            put(m.fcaps(), 0, m.fcaps().length);
+            w.header(PxarFormat.FCAPS, PxarFormat.HEADER_SIZE + m.fcaps().length);
+            w.put(m.fcaps(), 0, m.fcaps().length);
         }
         if (m.quotaProjectId() != 0) {
-            header(PxarFormat.QUOTA_PROJID, PxarFormat.HEADER_SIZE + 8);
-            putLong(m.quotaProjectId());
+            w.header(PxarFormat.QUOTA_PROJID, PxarFormat.HEADER_SIZE + 8);
+            w.putLong(m.quotaProjectId());
         }
     }
 
     private void pair(long type, Acl.Entry e) throws IOException {
-        header(type, PxarFormat.HEADER_SIZE + 16);
-        putLong(e.id());
-        putLong(e.permissions());
+        w.header(type, PxarFormat.HEADER_SIZE + 16);
+        w.putLong(e.id());
+        w.putLong(e.permissions());
     }
 
     private void writeGoodbye(DirState d) throws IOException {
-        long goodbye = position;
+        long goodbye = w.position();
         int count = d.count;
         long size = PxarFormat.HEADER_SIZE + (long) (count + 1) * PxarFormat.GOODBYE_ITEM_SIZE;
-        header(PxarFormat.GOODBYE, size);
+        w.header(PxarFormat.GOODBYE, size);
         Integer[] sorted = GoodbyeOrder.sortByHash(d.hashes, count);
         int[] perm = GoodbyeOrder.permutation(count);
         for (int slot = 0; slot < count; slot++) {
             int i = sorted[perm[slot]];
-            putLong(d.hashes[i]);
-            putLong(goodbye - d.offsets[i]);
-            putLong(d.sizes[i]);
+            w.putLong(d.hashes[i]);
+            w.putLong(goodbye - d.offsets[i]);
+            w.putLong(d.sizes[i]);
         }
-        putLong(PxarFormat.GOODBYE_TAIL_MARKER);
-        putLong(goodbye - d.entryOffset);
-        putLong(size);
-    }
-
-    private void header(long type, long fullSize) throws IOException {
-        putLong(type);
-        putLong(fullSize);
-    }
-
-    private void putLong(long v) throws IOException {
-        putLE(v, 8);
-    }
-
-    private void putInt(int v) throws IOException {
-        putLE(v, 4);
-    }
-
-    /** The low {@code bytes} bytes of {@code v}, little-endian. */
-    private void putLE(long v, int bytes) throws IOException {
-        if (BUFFER - n < bytes) {
-            flushBuffer();
-        }
-        for (int i = 0; i < bytes; i++) {
-            buf[n + i] = (byte) (v >>> (8 * i));
-        }
-        n += bytes;
-        position += bytes;
-    }
-
-    private void putByte(int b) throws IOException {
-        if (n == BUFFER) {
-            flushBuffer();
-        }
-        buf[n++] = (byte) b;
-        position++;
-    }
-
-    private void put(byte[] b, int off, int len) throws IOException {
-        while (len > 0) {
-            if (n == BUFFER) {
-                flushBuffer();
-            }
-            int k = Math.min(len, BUFFER - n);
-            System.arraycopy(b, off, buf, n, k);
-            n += k;
-            off += k;
-            len -= k;
-            position += k;
-        }
-    }
-
-    private void flushBuffer() throws IOException {
-        if (n > 0) {
-            out.write(buf, 0, n);
-            n = 0;
-        }
+        w.putLong(PxarFormat.GOODBYE_TAIL_MARKER);
+        w.putLong(goodbye - d.entryOffset);
+        w.putLong(size);
     }
 
     /** Flushes buffered items and closes the output. Does not finish the archive. */
     @Override
     public void close() throws IOException {
-        flushBuffer();
-        out.close();
+        w.close();
     }
 }

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -14,8 +13,6 @@ import org.jpbs.client.pxar.Metadata;
 import org.jpbs.client.pxar.PxarDecoder;
 import org.jpbs.client.pxar.PxarEntry;
 import org.jpbs.client.pxar.PxarFlags;
-import org.jpbs.client.pxar.PxarFormat;
-import org.jpbs.client.pxar.PxarFormatException;
 import org.jpbs.client.pxar.ReadAt;
 import org.jpbs.client.pxar.pattern.MatchEntry;
 
@@ -27,8 +24,6 @@ import org.jpbs.client.pxar.pattern.MatchEntry;
  * applied when its last child is written, so its time and flags stick.
  */
 public final class TreeExtractor {
-    private static final int BLOCK = 4096;
-
     /**
      * @param overwrite       replace existing files (directories are always reused)
      * @param ignoreOwnership do not chown
@@ -67,7 +62,7 @@ public final class TreeExtractor {
     private final Options options;
     private final Consumer<String> warnings;
     private final MetadataWriter meta;
-    private final byte[] buf = new byte[1 << 20];
+    private final ContentWriter content = new ContentWriter(sys);
     private final ArrayDeque<Dir> dirs = new ArrayDeque<>();
     private ReadAt payload;
 
@@ -219,7 +214,7 @@ public final class TreeExtractor {
     }
 
     private void file(PxarDecoder decoder, PxarEntry e, int parent, byte[] name) throws IOException {
-        InputStream contents = e.hasPayloadRef() ? payloadOf(e) : decoder.contents();
+        InputStream contents = e.hasPayloadRef() ? ContentWriter.payloadOf(payload, e) : decoder.contents();
         replaceIfAllowed(parent, name);
         int fd = sys.openat(parent, name, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_EXCL | Libc.O_NOFOLLOW
                 | Libc.O_CLOEXEC, 0600);
@@ -228,7 +223,7 @@ public final class TreeExtractor {
             if (initial != 0) {
                 sys.ioctlInt(fd, Libc.FS_IOC_SETFLAGS, initial, 0);
             }
-            writeSparse(contents, fd, e.fileSize());
+            content.writeSparse(contents, fd, e.fileSize());
             meta.applyToOpen(fd, e.metadata());
         } finally {
             sys.close(fd);
@@ -236,96 +231,6 @@ public final class TreeExtractor {
     }
 
     /** Writes the contents, seeking over 4 KiB blocks of zeros; the size is set at the end. */
-    /** A split archive file's contents: the PAYLOAD item at its reference in the payload stream. */
-    private InputStream payloadOf(PxarEntry e) throws IOException {
-        if (payload == null) {
-            throw new IOException(e.displayPath() + ": the archive is split (.mpxar) but no payload stream (.ppxar) was given");
-        }
-        byte[] h = payload.readFully(e.payloadRef(), 16);
-        long type = 0;
-        long size = 0;
-        for (int i = 7; i >= 0; i--) {
-            type = type << 8 | (h[i] & 0xff);
-            size = size << 8 | (h[8 + i] & 0xff);
-        }
-        if (type != PxarFormat.PAYLOAD || size != 16 + e.fileSize()) {
-            throw new PxarFormatException(e.payloadRef(), "payload stream: no PAYLOAD of " + e.fileSize()
-                    + " bytes for " + e.displayPath());
-        }
-        InputStream in = payload.streamFrom(e.payloadRef() + 16);
-        long[] left = {e.fileSize()};
-        return new InputStream() {
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                if (left[0] == 0) {
-                    return -1;
-                }
-                int r = in.read(b, off, (int) Math.min(len, left[0]));
-                if (r < 0) {
-                    throw new java.io.EOFException("payload stream ends inside " + e.displayPath());
-                }
-                left[0] -= r;
-                return r;
-            }
-        };
-    }
-
-    private void writeSparse(InputStream src, int fd, long size) throws IOException {
-        long pos = 0;
-        long written = 0; // file offset the descriptor is at
-        int fill = 0;
-        while (true) {
-            int r = src.read(buf, fill, buf.length - fill);
-            if (r > 0) {
-                fill += r;
-            }
-            if (fill == buf.length || (r < 0 && fill > 0)) {
-                int off = 0;
-                while (off < fill) {
-                    int len = Math.min(BLOCK, fill - off);
-                    if (!isZero(buf, off, len)) {
-                        int end = off + len;
-                        while (end < fill && !isZero(buf, end, Math.min(BLOCK, fill - end))) {
-                            end += Math.min(BLOCK, fill - end);
-                        }
-                        if (written != pos) {
-                            sys.lseek(fd, pos, Libc.SEEK_SET);
-                        }
-                        sys.writeAll(fd, buf, off, end - off);
-                        pos += end - off;
-                        written = pos;
-                        off = end;
-                    } else {
-                        pos += len;
-                        off += len;
-                    }
-                }
-                fill = 0;
-            }
-            if (r < 0) {
-                break;
-            }
-        }
-        if (pos != size) {
-            throw new IOException("file contents " + pos + " bytes, expected " + size);
-        }
-        if (written != size) {
-            sys.ftruncate(fd, size);
-        }
-    }
-
-    private static final byte[] ZEROS = new byte[BLOCK];
-
-    private static boolean isZero(byte[] b, int off, int len) {
-        return Arrays.mismatch(b, off, off + len, ZEROS, 0, len) < 0;
-    }
-
     /** glibc's makedev for 64-bit dev_t. */
     static long makedev(long major, long minor) {
         return (major & 0xfffL) << 8 | (major & ~0xfffL) << 32 | (minor & 0xffL) | (minor & ~0xffL) << 12;
