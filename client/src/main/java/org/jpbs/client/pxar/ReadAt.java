@@ -34,11 +34,20 @@ public interface ReadAt {
         return b;
     }
 
-    /** A buffered stream of the bytes from {@code pos} on. */
+    /** A stream of the bytes from {@code pos} to the end. */
     default InputStream streamFrom(long pos) {
+        return streamFrom(pos, -1);
+    }
+
+    /**
+     * A stream of {@code length} bytes from {@code pos} ({@code -1}: to the end); the source
+     * ending earlier is an {@link java.io.EOFException}.
+     */
+    default InputStream streamFrom(long pos, long length) {
         ReadAt src = this;
         return new InputStream() {
             private long p = pos;
+            private long left = length;
 
             @Override
             public int read() throws IOException {
@@ -48,12 +57,16 @@ public interface ReadAt {
 
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
-                if (len == 0) {
-                    return 0;
+                if (len == 0 || left == 0) {
+                    return left == 0 ? -1 : 0;
                 }
-                int r = src.read(p, b, off, len);
+                int r = src.read(p, b, off, left < 0 ? len : (int) Math.min(len, left));
+                if (r < 0 && left > 0) {
+                    throw new java.io.EOFException("pxar archive: unexpected end at byte " + p);
+                }
                 if (r > 0) {
                     p += r;
+                    left -= left < 0 ? 0 : r;
                 }
                 return r;
             }

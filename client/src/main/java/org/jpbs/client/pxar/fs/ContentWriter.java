@@ -39,28 +39,7 @@ final class ContentWriter {
             throw new PxarFormatException(e.payloadRef(), "payload stream: no PAYLOAD of " + e.fileSize()
                     + " bytes for " + e.displayPath());
         }
-        InputStream in = payload.streamFrom(e.payloadRef() + 16);
-        long[] left = {e.fileSize()};
-        return new InputStream() {
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                if (left[0] == 0) {
-                    return -1;
-                }
-                int r = in.read(b, off, (int) Math.min(len, left[0]));
-                if (r < 0) {
-                    throw new java.io.EOFException("payload stream ends inside " + e.displayPath());
-                }
-                left[0] -= r;
-                return r;
-            }
-        };
+        return payload.streamFrom(e.payloadRef() + 16, e.fileSize());
     }
 
     void writeSparse(InputStream src, int fd, long size) throws IOException {

@@ -15,8 +15,6 @@ import org.jpbs.client.pxar.PxarEntry;
 import org.jpbs.client.pxar.PxarFormat;
 import org.jpbs.client.pxar.ReadAt;
 import org.jpbs.core.testing.SharedVectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,20 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * writes them): a real tree archived split, decoded (goodbye tables checked), extracted
  * from both streams and archived again unified gives the real pxar's bytes.
  */
-class SplitArchiveTest {
-    private static Path dir;
-
-    @BeforeAll
-    static void target() throws Exception {
-        SharedVectors.require("vectors/real-pxar");
-        dir = VectorTrees.diskDirectory();
-    }
-
-    @AfterAll
-    static void remove() throws Exception {
-        VectorTrees.delete(dir);
-    }
-
+class SplitArchiveTest extends DiskDirTest {
     @ParameterizedTest
     @ValueSource(strings = {"t1-basic", "t2-special"})
     void splitArchiveRestoresTheTree(String tree) throws Exception {

@@ -10,8 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jpbs.client.pxar.PxarDecoder;
 import org.jpbs.core.testing.SharedVectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,20 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * mode, owner, nanosecond time, xattr (in order), ACL, capability, chattr flag, hardlink,
  * device, fifo and socket.
  */
-class TreeExtractorVectorsTest {
-    private static Path dir;
-
-    @BeforeAll
-    static void target() throws Exception {
-        SharedVectors.require("vectors/real-pxar");
-        dir = VectorTrees.diskDirectory();
-    }
-
-    @AfterAll
-    static void remove() throws Exception {
-        VectorTrees.delete(dir);
-    }
-
+class TreeExtractorVectorsTest extends DiskDirTest {
     @ParameterizedTest
     @ValueSource(strings = {"t1-basic", "t2-special", "t3-xattr-acl", "t4-names"})
     void extractedTreeArchivesToTheSameBytes(String tree) throws Exception {

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Random;
 import org.jpbs.client.pxar.PxarDecoder;
 import org.jpbs.client.pxar.PxarEntry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,19 +22,7 @@ import org.junit.jupiter.api.Test;
  * directories, symlinks, a fifo. Archive, extract, archive again: the two archives are equal
  * byte for byte, and the sparse file is restored sparse.
  */
-class TrickyTreeRoundTripTest {
-    private static Path dir;
-
-    @BeforeAll
-    static void make() throws Exception {
-        dir = VectorTrees.diskDirectory();
-    }
-
-    @AfterAll
-    static void remove() throws Exception {
-        VectorTrees.delete(dir);
-    }
-
+class TrickyTreeRoundTripTest extends DiskDirTest {
     @Test
     void trickyTreeRestoresEqual() throws Exception {
         Path src = Files.createDirectory(dir.resolve("src"));
