@@ -43,7 +43,8 @@ import org.jpbs.server.http.RestResponse;
  *     {@code POST change-owner}, {@code POST upload-backup-log}, {@code DELETE groups} ({@link SnapshotAdminApi});
  *     {@code POST|DELETE namespace} ({@link NamespaceApi});</li>
  * <li>{@code GET /api2/json/status/datastore-usage};</li>
- * <li>{@code /api2/json/nodes/{node}/tasks[/{upid}[/status|/log]]} ({@link TasksApi}).</li>
+ * <li>{@code /api2/json/nodes/{node}/tasks[/{upid}[/status|/log]]} ({@link TasksApi});</li>
+ * <li>{@code GET /metrics}: Prometheus text ({@link MetricsApi}).</li>
  * </ul>
  * Datastores come from the server's {@link DatastoreCache} ({@code datastore.cfg} plus the
  * command-line ones); every datastore call looks its store up for the operation it does, so the
@@ -140,6 +141,9 @@ public final class JpbsRestHandler implements RestHandler {
     private RestResponse dispatch(RestRequest req) throws IOException {
         String path = req.path();
         String m = req.method().equals("HEAD") ? "GET" : req.method();
+        if (path.equals(MetricsApi.PATH) && m.equals("GET")) {
+            return MetricsApi.scrape(auth, authenticate(req), req.rawQuery(), services.metrics());
+        }
         if (!path.startsWith(PREFIX + "/")) {
             throw ApiException.pathNotFound(path);
         }
