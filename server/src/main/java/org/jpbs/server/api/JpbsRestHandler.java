@@ -44,6 +44,7 @@ import org.jpbs.server.http.RestResponse;
  *     {@code POST|DELETE namespace} ({@link NamespaceApi});</li>
  * <li>{@code GET /api2/json/status/datastore-usage};</li>
  * <li>{@code /api2/json/nodes/{node}/tasks[/{upid}[/status|/log]]} ({@link TasksApi});</li>
+ * <li>{@code /api2/json/config/notifications/...} ({@link NotificationsApi});</li>
  * <li>{@code GET /metrics}: Prometheus text ({@link MetricsApi}).</li>
  * </ul>
  * Datastores come from the server's {@link DatastoreCache} ({@code datastore.cfg} plus the
@@ -151,6 +152,13 @@ public final class JpbsRestHandler implements RestHandler {
         String route = m + " " + String.join("/", seg);
         if (seg.size() == 4 && seg.get(0).equals("admin") && seg.get(1).equals("datastore")) {
             return datastoreCall(req, m + " " + seg.get(3), decode(seg.get(2), "store"));
+        }
+        if (seg.size() >= 3 && seg.get(0).equals("config") && seg.get(1).equals("notifications")) {
+            List<String> rest = new java.util.ArrayList<>();
+            for (String s : seg.subList(2, seg.size())) {
+                rest.add(decode(s, "name"));
+            }
+            return new NotificationsApi(auth, authenticate(req), services.notifier()).call(m, rest, req.params().asStrings());
         }
         if (seg.size() >= 3 && seg.get(0).equals("nodes") && seg.get(2).equals("tasks")) {
             return tasksCall(req, m, seg);
