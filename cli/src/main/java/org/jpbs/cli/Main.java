@@ -42,6 +42,7 @@ import picocli.CommandLine.Command;
             org.jpbs.cli.manage.LoginCommand.Logout.class, org.jpbs.cli.manage.BenchmarkCommand.class,
             org.jpbs.cli.manage.CompletionCommand.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
+            org.jpbs.cli.admin.NotificationCommand.class,
             VmaCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"",
