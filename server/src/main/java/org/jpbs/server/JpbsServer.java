@@ -200,6 +200,7 @@ public final class JpbsServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        context.services().scheduler().close(); // no new scheduled task; running ones end with the executors
         if (metricPusher != null) {
             metricPusher.close();
         }

@@ -25,11 +25,12 @@ import org.jpbs.server.notify.TaskNotifications;
  * @param datastores the datastore cache
  * @param tasks      the task manager
  * @param jobs       how the admin API starts maintenance jobs
+ * @param scheduler  the job scheduler ({@code docs/jobs.md}; started by {@code jpbs serve})
  * @param notifier   sends notifications per {@code <config>/notifications.cfg}
  * @param metrics    the Prometheus metrics
  */
-public record ServerServices(DatastoreCache datastores, TaskManager tasks, DatastoreJobs jobs, Notifier notifier,
-                             ServerMetrics metrics) {
+public record ServerServices(DatastoreCache datastores, TaskManager tasks, DatastoreJobs jobs,
+                             org.jpbs.server.jobs.JobScheduler scheduler, Notifier notifier, ServerMetrics metrics) {
     /** Directory of task logs below the config directory. */
     public static final String LOG_DIR = "log";
 
@@ -38,6 +39,7 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
         Objects.requireNonNull(datastores, "datastores");
         Objects.requireNonNull(tasks, "tasks");
         Objects.requireNonNull(jobs, "jobs");
+        Objects.requireNonNull(scheduler, "scheduler");
         Objects.requireNonNull(notifier, "notifier");
         Objects.requireNonNull(metrics, "metrics");
     }
@@ -64,11 +66,13 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
         ServerMetrics metrics = new ServerMetrics(() -> DatastoreUsage.of(cache));
         tasks.addListener(metrics);
         tasks.addListener(new TaskNotifications(notifier));
-        return new ServerServices(cache, tasks, DatastoreJobs.NOT_IMPLEMENTED, notifier, metrics);
+        return new ServerServices(cache, tasks, DatastoreJobs.NOT_IMPLEMENTED, new org.jpbs.server.jobs.JobScheduler(
+                config.configDir(), cache, tasks, java.time.Clock.systemUTC(), java.time.ZoneId.systemDefault()),
+                notifier, metrics);
     }
 
     /** A copy with another job starter (where GC, prune and verify plug in). */
     public ServerServices withJobs(DatastoreJobs newJobs) {
-        return new ServerServices(datastores, tasks, newJobs, notifier, metrics);
+        return new ServerServices(datastores, tasks, newJobs, scheduler, notifier, metrics);
     }
 }

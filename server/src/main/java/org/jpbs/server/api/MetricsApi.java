@@ -28,7 +28,7 @@ final class MetricsApi {
         if ((auth.privileges(authid, ACL_PATH) & Privilege.SYS_AUDIT.bit()) == 0) {
             throw new ApiException(403, "permission check failed - missing Sys.Audit on /system/status");
         }
-        ApiParams.ofQuery(rawQuery, java.util.Set.of());
+        org.jpbs.server.routing.ApiParams.ofQuery(rawQuery, java.util.Set.of());
         return new RestResponse(200, ServerMetrics.contentType(), metrics.scrape().getBytes(StandardCharsets.UTF_8),
                 Map.of());
     }
