@@ -8,17 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.JpbsServer;
-import org.jpbs.server.ServerConfig;
 import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
-import org.jpbs.server.auth.FileAuthenticator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,9 +54,7 @@ class NotificationsApiTest {
             cfg.updateAcl(t[1], "alice@pbs!" + t[0], t[2], true, false);
             caller.put(t[0], OwnershipApiTest.token("alice@pbs!" + t[0], secret));
         }
-        FileAuthenticator auth = FileAuthenticator.open(config);
-        ServerConfig sc = new ServerConfig(config, Map.of("store", root), "127.0.0.1", 0);
-        server = JpbsServer.start(sc, auth, JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO));
+        server = ApiTestSupport.startWithJobs(config, Map.of("store", root));
         http = new Client(server.port());
     }
 

@@ -15,7 +15,6 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -28,11 +27,9 @@ import org.jpbs.core.api.BackupType;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.JpbsServer;
-import org.jpbs.server.ServerConfig;
 import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
-import org.jpbs.server.auth.FileAuthenticator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -132,11 +129,7 @@ class TaskNotificationServerTest {
                 hooks.getAddress().getPort(), closedPort));
         Files.writeString(config.resolve("notifications-priv.cfg"), "webhook: hook\n\tsecret name=key,value="
                 + b64("s3cr3t-value") + "\n");
-        FileAuthenticator auth = FileAuthenticator.open(config);
-        ServerConfig sc = new ServerConfig(config, Map.of("store", root), "127.0.0.1", 0);
-        JpbsRestHandler rest = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
-        rest = rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam")));
-        server = JpbsServer.start(sc, auth, rest);
+        server = ApiTestSupport.startWithJobs(config, Map.of("store", root));
         http = new Client(server.port());
     }
 
