@@ -1,7 +1,6 @@
 package org.jpbs.cli.vma;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -10,17 +9,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
-import org.jpbs.client.Workers;
 import org.jpbs.client.backup.BackupStats;
 import org.jpbs.client.backup.ChunkProcessor;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.FixedIndexBuilder;
+import org.jpbs.core.pipeline.BoundedPipeline;
+import org.jpbs.core.pipeline.Workers;
 import org.jpbs.vma.VmaExtent;
 import org.jpbs.vma.VmaReader;
 import org.jpbs.vma.format.ExtentHeader;
@@ -98,16 +95,16 @@ final class VmaImporter {
             byId[d.id()] = new Device(d);
         }
         int window = 2 * workers + 2;
-        Semaphore buffers = new Semaphore(MAX_PARTIAL + window);
         ArrayDeque<byte[]> pool = new ArrayDeque<>();
         int[] partialBuffers = {0};
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        ExecutorService exec = Workers.pool(workers, "jpbs-vma-import");
         ByteBuffer payload = ByteBuffer.allocate(Vma.MAX_EXTENT_DATA);
-        try {
+        // a slot is taken when a chunk gets a buffer (or, for an all-zero chunk, when it is
+        // complete) and freed when the worker has processed it
+        try (BoundedPipeline pipeline = new BoundedPipeline("import of " + reader.resource(), MAX_PARTIAL + window,
+                Workers.pool(workers, "jpbs-vma-import"))) {
             VmaExtent e;
             while ((e = reader.next(payload)) != null) {
-                Workers.rethrow(failure.get());
+                pipeline.rethrowIfFailed();
                 for (int i = 0; i < e.entries().size(); i++) {
                     ExtentHeader.Entry en = e.entries().get(i);
                     Device dev = byId[en.devId()];
@@ -124,7 +121,7 @@ final class VmaImporter {
                                         + " are too scattered to import in one pass (more than " + MAX_PARTIAL
                                         + " chunks of 4 MiB incomplete at once)");
                             }
-                            buffers.acquire();
+                            pipeline.reserve();
                             synchronized (pool) {
                                 p.buf = pool.poll();
                             }
@@ -144,21 +141,18 @@ final class VmaImporter {
                         if (owned) {
                             partialBuffers[0]--;
                         } else {
-                            buffers.acquire(); // bounds zero chunks in flight as well
+                            pipeline.reserve(); // bounds zero chunks in flight as well
                         }
                         int index = (int) chunk;
-                        exec.execute(() -> {
+                        pipeline.submitReserved(() -> {
                             try {
                                 dev.builder.set(index, processor.process(data, len));
-                            } catch (Throwable t) {
-                                failure.compareAndSet(null, t);
                             } finally {
                                 if (owned) {
                                     synchronized (pool) {
                                         pool.add(data);
                                     }
                                 }
-                                buffers.release();
                             }
                         });
                     }
@@ -166,13 +160,7 @@ final class VmaImporter {
                 }
             }
             reader.checkComplete(devices);
-            buffers.acquire(MAX_PARTIAL + window); // every chunk processed
-            Workers.rethrow(failure.get());
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("import of " + reader.resource() + " interrupted");
-        } finally {
-            exec.shutdownNow();
+            pipeline.finish(); // every chunk processed; the first failure rethrown
         }
         Map<String, FixedIndex> out = new LinkedHashMap<>();
         long total = 0;
