@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 import org.jpbs.client.backup.BackupStats;
 import org.jpbs.client.backup.ChunkProcessor;
@@ -27,8 +28,9 @@ import org.jpbs.vma.format.VmaDevice;
 /**
  * Streams a VMA archive into fixed indexes of 4 MiB chunks, one per device, without a
  * temporary copy: each 4 MiB chunk is assembled from its 64 clusters as they arrive (in any
- * order; absent blocks are zeros) and, once complete, handed to a pool of workers running a
- * {@link ChunkProcessor} (SHA-256, zero chunk recognised and stored once, zstd, insert).
+ * order; absent blocks are zeros) and, once complete, handed to a pool of workers running the
+ * device's {@link ChunkProcessor} (from the backup engine: SHA-256, zero chunk recognised and
+ * stored once, zstd, insert) in a {@link BoundedPipeline}.
  *
  * <p>Memory: a chunk gets a buffer only when its first stored block arrives (an all-zero chunk
  * never gets one); at most {@value #MAX_PARTIAL} chunks may be incomplete at once (256 MiB),
@@ -43,14 +45,18 @@ final class VmaImporter {
     private static final int CLUSTERS_PER_CHUNK = CHUNK / Vma.CLUSTER_SIZE;
     private static final byte[] ZERO_CHUNK = new byte[CHUNK];
 
-    private final ChunkProcessor processor;
+    private final Function<VmaDevice, ChunkProcessor> processors;
     private final int workers;
 
     /** Result: an index per device name (in dev_id order) and the counters. */
     record Result(Map<String, FixedIndex> indexes, BackupStats stats) {}
 
-    VmaImporter(ChunkProcessor processor, int workers) {
-        this.processor = processor;
+    /**
+     * @param processors the chunk processor of each device's index (from the backup engine)
+     * @param workers    threads hashing and compressing
+     */
+    VmaImporter(Function<VmaDevice, ChunkProcessor> processors, int workers) {
+        this.processors = processors;
         this.workers = workers;
     }
 
@@ -62,11 +68,13 @@ final class VmaImporter {
     private static final class Device {
         final VmaDevice d;
         final FixedIndexBuilder builder;
+        final ChunkProcessor processor;
         final Map<Long, Partial> partial = new HashMap<>();
 
-        Device(VmaDevice d) {
+        Device(VmaDevice d, ChunkProcessor processor) {
             this.d = d;
             this.builder = new FixedIndexBuilder(d.size(), CHUNK);
+            this.processor = processor;
         }
 
         int chunkLength(long chunk) {
@@ -92,7 +100,7 @@ final class VmaImporter {
         long start = System.nanoTime();
         Device[] byId = new Device[Vma.DEVICE_SLOTS];
         for (VmaDevice d : devices) {
-            byId[d.id()] = new Device(d);
+            byId[d.id()] = new Device(d, processors.apply(d));
         }
         int window = 2 * workers + 2;
         ArrayDeque<byte[]> pool = new ArrayDeque<>();
@@ -146,7 +154,7 @@ final class VmaImporter {
                         int index = (int) chunk;
                         pipeline.submitReserved(() -> {
                             try {
-                                dev.builder.set(index, processor.process(data, len));
+                                dev.builder.set(index, dev.processor.process(data, len));
                             } finally {
                                 if (owned) {
                                     synchronized (pool) {
@@ -163,16 +171,17 @@ final class VmaImporter {
             pipeline.finish(); // every chunk processed; the first failure rethrown
         }
         Map<String, FixedIndex> out = new LinkedHashMap<>();
-        long total = 0;
-        int chunks = 0;
+        BackupStats stats = BackupStats.EMPTY;
         long ctime = reader.header().ctime();
         for (VmaDevice d : devices) {
-            FixedIndex idx = byId[d.id()].builder.build(UUID.randomUUID(), ctime);
+            Device dev = byId[d.id()];
+            FixedIndex idx = dev.builder.build(UUID.randomUUID(), ctime);
             out.put(d.name(), idx);
-            total += d.size();
-            chunks += idx.chunkCount();
+            stats = stats.plus(dev.processor.stats(d.size(), idx.chunkCount(), 0));
         }
-        return new Result(out, processor.stats(total, chunks, System.nanoTime() - start));
+        long nanos = System.nanoTime() - start;
+        return new Result(out, new BackupStats(stats.totalBytes(), stats.chunks(), stats.newChunks(), stats.newBytes(),
+                stats.reusedChunks(), stats.reusedBytes(), stats.zeroChunks(), stats.zeroBytes(), stats.storedBytes(), nanos));
     }
 
     /** Copies the stored blocks of entry {@code i} into the chunk buffer (bytes past the chunk end dropped). */

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import org.jpbs.client.ChunkSink;
+import org.jpbs.core.snapshot.ChunkSink;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.blob.ZeroChunks;
