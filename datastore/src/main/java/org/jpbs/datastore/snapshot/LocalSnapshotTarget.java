@@ -180,7 +180,7 @@ public final class LocalSnapshotTarget implements SnapshotTarget {
         @Override
         public void reuse(Digest digest) throws IOException {
             if (!store.touch(digest)) {
-                throw new MissingChunkException(digest, "vanished from the chunk store of " + ds.root()
+                throw new MissingChunkException(digest, "vanished from " + store.location(digest)
                         + " during the backup");
             }
         }
