@@ -35,8 +35,19 @@ public interface ObjectStore extends AutoCloseable {
      */
     boolean put(String key, byte[] data, boolean ifAbsent) throws IOException;
 
+    /**
+     * A downloaded object.
+     *
+     * @param data         its bytes
+     * @param lastModified the store's modification time
+     */
+    record Fetched(byte[] data, Instant lastModified) {}
+
     /** Downloads an object, or empty if there is none. */
-    Optional<byte[]> get(String key) throws IOException;
+    Optional<Fetched> get(String key) throws IOException;
+
+    /** The object's address for messages: {@code s3://<bucket>/<prefix><key>}. */
+    String describe(String key);
 
     /** An object's size and time, or empty if there is none. */
     Optional<ObjectInfo> head(String key) throws IOException;

@@ -96,12 +96,14 @@ public final class S3ObjectStore implements ObjectStore {
             call("upload", key, () -> s3.putObject(r.build(), RequestBody.fromBytes(data)));
             return true;
         } catch (PreconditionFailed e) {
-            return false;
+            // after a retry, the refused attempt may have followed our own write whose answer was
+            // lost: the object then holds exactly our bytes
+            return e.attempts > 1 && get(key).map(f -> java.util.Arrays.equals(f.data(), data)).orElse(false);
         }
     }
 
     @Override
-    public Optional<byte[]> get(String key) throws IOException {
+    public Optional<Fetched> get(String key) throws IOException {
         ObjectStoreUnavailableException last = null;
         for (int attempt = 0; attempt < options.maxAttempts(); attempt++) {
             ResponseBytes<GetObjectResponse> r;
@@ -119,7 +121,7 @@ public final class S3ObjectStore implements ObjectStore {
                 continue;
             }
             limit(inLimit, data.length);
-            return Optional.of(data);
+            return Optional.of(new Fetched(data, r.response().lastModified()));
         }
         throw last;
     }
@@ -170,6 +172,11 @@ public final class S3ObjectStore implements ObjectStore {
             }
             token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
         } while (token != null);
+    }
+
+    @Override
+    public String describe(String key) {
+        return "s3://" + bucket + "/" + prefix + key;
     }
 
     @Override
@@ -237,7 +244,7 @@ public final class S3ObjectStore implements ObjectStore {
                 throw new NotFound();
             }
             if (s == 412) {
-                throw new PreconditionFailed();
+                throw new PreconditionFailed(e.numAttempts() == null ? 1 : e.numAttempts());
             }
             String msg = "s3: " + what + " " + prefix + key + " in bucket " + bucket + ": HTTP " + s
                     + (code == null ? "" : " " + code);
@@ -283,5 +290,10 @@ public final class S3ObjectStore implements ObjectStore {
     /** 412 inside {@link #call}. */
     private static final class PreconditionFailed extends IOException {
         private static final long serialVersionUID = 1L;
+        final int attempts;
+
+        PreconditionFailed(int attempts) {
+            this.attempts = attempts;
+        }
     }
 }

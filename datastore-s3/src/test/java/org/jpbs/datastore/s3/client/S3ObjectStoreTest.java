@@ -51,7 +51,7 @@ class S3ObjectStoreTest {
             byte[] a = random(1000, 1);
             assertTrue(s.put(".chunks/abcd/x", a, false));
             assertTrue(s.put(".cnt/vm/100/owner", "root@pam\n".getBytes(), false));
-            assertArrayEquals(a, s.get(".chunks/abcd/x").orElseThrow());
+            assertArrayEquals(a, s.get(".chunks/abcd/x").orElseThrow().data());
             assertEquals(1000, s.head(".chunks/abcd/x").orElseThrow().size());
             assertTrue(s.get("missing").isEmpty());
             assertTrue(s.head("missing").isEmpty());
@@ -73,9 +73,9 @@ class S3ObjectStoreTest {
         try (S3ObjectStore s = S3Connector.open(server.endpoint("ep1"), "bucket1", "ifabsent", S3Options.defaults())) {
             assertTrue(s.put("k", "first".getBytes(), true));
             assertFalse(s.put("k", "second".getBytes(), true));
-            assertArrayEquals("first".getBytes(), s.get("k").orElseThrow());
+            assertArrayEquals("first".getBytes(), s.get("k").orElseThrow().data());
             assertTrue(s.put("k", "third".getBytes(), false));
-            assertArrayEquals("third".getBytes(), s.get("k").orElseThrow());
+            assertArrayEquals("third".getBytes(), s.get("k").orElseThrow().data());
         }
     }
 
@@ -88,7 +88,7 @@ class S3ObjectStoreTest {
         try (S3ObjectStore s = S3Connector.open(quirky, "bucket1", "quirks", S3Options.defaults())) {
             assertTrue(s.put("k", "first".getBytes(), true));
             assertFalse(s.put("k", "second".getBytes(), true));
-            assertArrayEquals("first".getBytes(), s.get("k").orElseThrow());
+            assertArrayEquals("first".getBytes(), s.get("k").orElseThrow().data());
             s.delete(List.of("k"));
             assertTrue(s.head("k").isEmpty());
         }
@@ -103,7 +103,7 @@ class S3ObjectStoreTest {
             assertTrue(s.put("big", big, false));
             // create + 4 parts + complete
             assertEquals(6, s.requests() - before);
-            assertArrayEquals(big, s.get("big").orElseThrow());
+            assertArrayEquals(big, s.get("big").orElseThrow().data());
         }
     }
 
@@ -125,7 +125,7 @@ class S3ObjectStoreTest {
         });
         try (S3ObjectStore s = S3Connector.open(vhost, "bucket2", "vh", o)) {
             assertTrue(s.put("k", "v".getBytes(), false));
-            assertArrayEquals("v".getBytes(), s.get("k").orElseThrow());
+            assertArrayEquals("v".getBytes(), s.get("k").orElseThrow().data());
         }
         assertTrue(resolved.contains("bucket2.s3.test"), resolved.toString());
     }
@@ -171,7 +171,7 @@ class S3ObjectStoreTest {
             for (int i = 0; i < 300; i++) {
                 byte[] d = random(20_000 + i, i);
                 s.put("o" + i, d, true);
-                assertArrayEquals(d, s.get("o" + i).orElseThrow(), "object " + i);
+                assertArrayEquals(d, s.get("o" + i).orElseThrow().data(), "object " + i);
             }
             assertTrue(proxy.faults() >= 3, proxy.toString());
         }
