@@ -1,2 +1,0 @@
-/** Test harness: a real S3 server (s3proxy) on loopback and a fault-injecting TCP proxy. */
-package org.jpbs.datastore.s3.testing;
