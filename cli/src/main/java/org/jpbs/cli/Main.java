@@ -42,7 +42,7 @@ import picocli.CommandLine.Command;
             org.jpbs.cli.manage.LoginCommand.Logout.class, org.jpbs.cli.manage.BenchmarkCommand.class,
             org.jpbs.cli.manage.CompletionCommand.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
-            VmaCommand.class,
+            VmaCommand.class, org.jpbs.cli.s3.S3Command.class,
             CommandLine.HelpCommand.class},
         footer = {"",
             "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore, else $PBS_REPOSITORY,"
