@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.jpbs.s3.testing.TestS3Server;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +61,39 @@ class S3EndpointCliTest {
         Files.delete(config.resolve("datastore.cfg"));
         ok("s3", "endpoint", "remove", "minio1");
         assertEquals("", Files.readString(cfg));
+    }
+
+    @Test
+    void aDatastoreWithAnS3BackendIsCreatedAgainstARealBucket() throws Exception {
+        try (TestS3Server server = TestS3Server.start(tmp, null, "pbs-offsite")) {
+            ok("s3", "endpoint", "create", "local-s3", "--endpoint", "127.0.0.1", "--port", Integer.toString(server.port()),
+                    "--region", "us-east-1", "--access-key", TestS3Server.ACCESS_KEY, "--secret-key",
+                    TestS3Server.SECRET_KEY, "--path-style", "true", "--fingerprint", server.fingerprint());
+            Path cache = tmp.resolve("cache");
+            ok("datastore", "create", "offsite", cache.toString(), "--backend",
+                    "type=s3,client=local-s3,bucket=pbs-offsite");
+            assertTrue(Files.readString(config.resolve("datastore.cfg")).contains(
+                    "\tbackend bucket=pbs-offsite,client=local-s3,type=s3\n"), Files.readString(config.resolve("datastore.cfg")));
+            assertTrue(Files.isDirectory(cache.resolve(".chunks")));
+            assertTrue(server.blobStore().list("pbs-offsite").contents().stream()
+                    .anyMatch(o -> o.key().equals("offsite/.in-use")), "the in-use marker is in the bucket");
+
+            CliRunner.Result noEndpoint = cli.run("datastore", "create", "other", tmp.resolve("c2").toString(),
+                    "--backend", "type=s3,client=nope1,bucket=pbs-offsite");
+            assertEquals(1, noEndpoint.exit());
+            assertTrue(noEndpoint.err().startsWith("jpbs: error: --backend: s3 endpoint 'nope1' does not exist"),
+                    noEndpoint.err());
+            CliRunner.Result badBucket = cli.run("datastore", "create", "other", tmp.resolve("c2").toString(),
+                    "--backend", "type=s3,client=local-s3,bucket=Bad_Bucket");
+            assertEquals(2, badBucket.exit());
+            assertTrue(badBucket.err().startsWith("jpbs: error: --backend: bucket 'Bad_Bucket'"), badBucket.err());
+            CliRunner.Result noBucket = cli.run("datastore", "create", "other", tmp.resolve("c2").toString(),
+                    "--backend", "type=s3,client=local-s3,bucket=missing-bucket");
+            assertEquals(1, noBucket.exit());
+            assertTrue(noBucket.err().contains("NoSuchBucket"), noBucket.err());
+            assertFalse(Files.exists(tmp.resolve("c2")), "the cache made for it is removed again");
+            assertFalse(Files.readString(config.resolve("datastore.cfg")).contains("other"), "not registered");
+        }
     }
 
     @Test
