@@ -10,7 +10,7 @@ import java.io.IOException;
 public final class ObjectStoreUnavailableException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    /** With a message naming the operation and the key. */
+    /** With a message {@code could not read|write|delete s3://<bucket>/<key> …}. */
     public ObjectStoreUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

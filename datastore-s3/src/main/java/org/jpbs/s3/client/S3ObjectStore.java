@@ -249,13 +249,24 @@ public final class S3ObjectStore implements ObjectStore {
             String msg = "s3: " + what + " " + prefix + key + " in bucket " + bucket + ": HTTP " + s
                     + (code == null ? "" : " " + code);
             if (s >= 500 || s == 429 || s == 409) {
-                throw new ObjectStoreUnavailableException(msg, e);
+                throw new ObjectStoreUnavailableException(couldNot(what, key) + ": HTTP " + s
+                        + (code == null ? "" : " " + code) + " after " + options.maxAttempts() + " attempts", e);
             }
             throw new IOException(msg, e);
         } catch (SdkClientException e) {
-            throw new ObjectStoreUnavailableException("s3: " + what + " " + prefix + key + " failed after "
-                    + options.maxAttempts() + " attempts: " + e.getMessage(), e);
+            throw new ObjectStoreUnavailableException(couldNot(what, key) + " after " + options.maxAttempts()
+                    + " attempts: " + e.getMessage(), e);
         }
+    }
+
+    /** "could not read|write|delete s3://bucket/prefix/key" for a failed operation. */
+    private String couldNot(String what, String key) {
+        String verb = switch (what) {
+            case "download", "stat", "list" -> "read";
+            case "delete" -> "delete";
+            default -> "write";
+        };
+        return "could not " + verb + " " + describe(key);
     }
 
     private static void limit(RateLimiter l, long units) {

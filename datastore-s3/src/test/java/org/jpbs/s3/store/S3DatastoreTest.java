@@ -214,6 +214,38 @@ class S3DatastoreTest {
     }
 
     @Test
+    void verifyWhileTheEndpointFailsReportsCouldNotReadAndSetsNothingAside() throws IOException {
+        String store = "store" + (++n);
+        long[] seeds = seeds(5000, 4);
+        BackupSnapshotRef ref;
+        try (S3Datastore a = open(tmp.resolve(store + "-a"), store, server.port())) {
+            ref = backup(a, vm(500), 1_700_000_000L, seeds, List.of());
+        }
+        try (FaultProxy proxy = new FaultProxy(server.port(), 1, 3)) {
+            proxy.enabled(false);
+            try (S3Datastore b = S3Datastore.open(tmp.resolve(store + "-b"), server.endpoint("ep1", proxy.port()),
+                    "backups", store, 64 << 10, S3Options.defaults().withAttempts(3, Duration.ofSeconds(5)))) {
+                assertEquals(1, b.refresh());
+                proxy.enabled(true); // from now on every answer is lost
+                VerifyReport r = verify(b);
+                assertEquals(1, r.failed().size());
+                List<VerifyProblem> problems = r.failed().getFirst().problems();
+                assertFalse(problems.isEmpty());
+                for (VerifyProblem p : problems) {
+                    assertFalse(p.kind() == VerifyProblem.Kind.CHUNK_CORRUPT || p.kind() == VerifyProblem.Kind.CHUNK_MISSING,
+                            p.toString());
+                    assertTrue(p.message().contains("could not read s3://backups/" + store + "/.chunks/"), p.message());
+                }
+            }
+        }
+        assertTrue(badObjects(store).isEmpty(), "nothing set aside");
+        try (S3Datastore c = open(tmp.resolve(store + "-c"), store, server.port())) {
+            c.refresh();
+            assertRestores(c, ref, seeds);
+        }
+    }
+
+    @Test
     void aRemovedSnapshotLeavesTheBucketAndDoesNotComeBack() throws IOException {
         String store = "store" + (++n);
         BackupSnapshotRef r1;
