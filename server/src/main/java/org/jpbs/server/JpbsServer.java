@@ -197,6 +197,7 @@ public final class JpbsServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        context.services().scheduler().close(); // no new scheduled task; running ones end with the executors
         serverChannel.close().syncUninterruptibly();
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         drainEventLoops();

@@ -19,8 +19,10 @@ import org.jpbs.server.api.DatastoreJobs;
  * @param datastores the datastore cache
  * @param tasks      the task manager
  * @param jobs       how the admin API starts maintenance jobs
+ * @param scheduler  the job scheduler ({@code docs/jobs.md}; started by {@code jpbs serve})
  */
-public record ServerServices(DatastoreCache datastores, TaskManager tasks, DatastoreJobs jobs) {
+public record ServerServices(DatastoreCache datastores, TaskManager tasks, DatastoreJobs jobs,
+                             org.jpbs.server.jobs.JobScheduler scheduler) {
     /** Directory of task logs below the config directory. */
     public static final String LOG_DIR = "log";
 
@@ -29,6 +31,7 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
         Objects.requireNonNull(datastores, "datastores");
         Objects.requireNonNull(tasks, "tasks");
         Objects.requireNonNull(jobs, "jobs");
+        Objects.requireNonNull(scheduler, "scheduler");
     }
 
     /**
@@ -48,11 +51,13 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
         org.jpbs.server.http.HiddenPaths.addRoot(config.configDir(), org.jpbs.server.http.HiddenPaths.CONFIG);
         DatastoreCache cache = new DatastoreCache(DatastoreConfigStore.open(config.configDir()), config.datastores(),
                 System::nanoTime);
-        return new ServerServices(cache, TaskManager.open(config.configDir().resolve(LOG_DIR)), DatastoreJobs.NOT_IMPLEMENTED);
+        TaskManager tasks = TaskManager.open(config.configDir().resolve(LOG_DIR));
+        return new ServerServices(cache, tasks, DatastoreJobs.NOT_IMPLEMENTED, new org.jpbs.server.jobs.JobScheduler(
+                config.configDir(), cache, tasks, java.time.Clock.systemUTC(), java.time.ZoneId.systemDefault()));
     }
 
     /** A copy with another job starter (where GC, prune and verify plug in). */
     public ServerServices withJobs(DatastoreJobs newJobs) {
-        return new ServerServices(datastores, tasks, newJobs);
+        return new ServerServices(datastores, tasks, newJobs, scheduler);
     }
 }

@@ -192,6 +192,29 @@ public final class SectionConfigText {
         return sb.toString();
     }
 
+    /** SHA-256 of the text as 64 lower-case hex digits (the PBS config {@code digest}). */
+    public String digest() {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Decodes a config file's bytes (strict UTF-8).
+     *
+     * @throws java.io.IOException {@code "<file>: not valid UTF-8"}
+     */
+    public static String decode(byte[] data, Object file) throws java.io.IOException {
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(data)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new java.io.IOException(file + ": not valid UTF-8", e);
+        }
+    }
+
     /** The resource name given to {@link #parse}. */
     public String resource() {
         return resource;

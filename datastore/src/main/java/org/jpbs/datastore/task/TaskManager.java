@@ -142,6 +142,17 @@ public final class TaskManager {
      * @throws IOException if the log file cannot be created
      */
     public Upid spawn(String type, String workerId, String authId, TaskJob job) throws IOException {
+        return spawn(type, workerId, authId, job, s -> { });
+    }
+
+    /**
+     * As {@link #spawn(String, String, String, TaskJob)}; {@code whenDone} is called with the end
+     * state after the task is finished and archived (the scheduler records job states with it).
+     *
+     * @throws IOException if the log file cannot be created
+     */
+    public Upid spawn(String type, String workerId, String authId, TaskJob job,
+                      java.util.function.Consumer<TaskState> whenDone) throws IOException {
         WorkerTask t = begin(type, workerId, authId);
         Thread th = Thread.ofVirtual().name("jpbs-task-" + t.upid().taskId()).unstarted(() -> {
             Throwable err = null;
@@ -150,7 +161,7 @@ public final class TaskManager {
             } catch (Throwable e) {
                 err = e instanceof InterruptedException && t.abortRequested() ? new TaskAbortedException() : e;
             }
-            t.finish(err);
+            whenDone.accept(t.finish(err));
         });
         t.onAbort(th::interrupt);
         th.start();
