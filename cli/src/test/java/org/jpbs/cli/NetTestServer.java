@@ -72,7 +72,7 @@ final class NetTestServer implements AutoCloseable {
         ServerConfig sc = new ServerConfig(config, Map.of(STORE, ds), "127.0.0.1", 0);
         JpbsRestHandler h = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
         // gc, prune and verify as tasks, as 'jpbs serve' runs them
-        h = h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam")));
+        h = h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam", h.services().budget())));
         JpbsServer s = JpbsServer.start(sc, auth, h);
         return new NetTestServer(dir, ds, s, secret);
     }

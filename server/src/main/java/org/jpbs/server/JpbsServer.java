@@ -17,10 +17,8 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jpbs.server.auth.Authenticator;
 import org.jpbs.server.http.DefaultRestHandler;
 import org.jpbs.server.http.RestHandler;
@@ -101,7 +99,7 @@ public final class JpbsServer implements AutoCloseable {
         int cpus = Runtime.getRuntime().availableProcessors();
         ExecutorService virtualThreads = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("jpbs-call-", 0).factory());
-        ExecutorService chunkWorkers = Executors.newFixedThreadPool(Math.max(2, cpus), daemonThreads("jpbs-chunk-"));
+        ExecutorService chunkWorkers = services.budget().lane("chunk uploads", services.budget().limit());
         ServerContext ctx = new ServerContext(services, auth, virtualThreads, chunkWorkers);
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2, cpus), NioIoHandler.newFactory());
@@ -152,15 +150,6 @@ public final class JpbsServer implements AutoCloseable {
             }
             throw e;
         }
-    }
-
-    private static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /** The bound TCP port (the real one when the config asked for port 0). */

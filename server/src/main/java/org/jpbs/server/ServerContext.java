@@ -12,7 +12,7 @@ import org.jpbs.server.auth.Authenticator;
 /**
  * What sessions share inside one running server: the datastores and tasks
  * ({@link ServerServices}), the authenticator, the executors (virtual threads for control
- * calls, a pool sized to the CPU count for chunk decode/verify/write) and the set of live
+ * calls, a lane of the server's thread budget for chunk decode/verify/write) and the set of live
  * sessions.
  */
 public final class ServerContext {
@@ -26,7 +26,8 @@ public final class ServerContext {
      * @param services       datastores, tasks, job hook
      * @param auth           authentication and privileges
      * @param virtualThreads executor for control calls and REST requests
-     * @param chunkWorkers   bounded executor for chunk uploads (CPU and disk work)
+     * @param chunkWorkers   bounded executor for chunk uploads (CPU and disk work), a lane of
+     *                       {@link ServerServices#budget()}
      */
     public ServerContext(ServerServices services, Authenticator auth, ExecutorService virtualThreads,
                          ExecutorService chunkWorkers) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import org.jpbs.core.pipeline.ThreadBudget;
 import org.jpbs.datastore.config.DatastoreCache;
 import org.jpbs.datastore.config.DatastoreConfigStore;
 import org.jpbs.datastore.snapshot.Datastore;
@@ -28,9 +29,12 @@ import org.jpbs.server.notify.TaskNotifications;
  * @param scheduler  the job scheduler ({@code docs/jobs.md}; started by {@code jpbs serve})
  * @param notifier   sends notifications per {@code <config>/notifications.cfg}
  * @param metrics    the Prometheus metrics
+ * @param budget     the CPU threads shared by the sessions' chunk work, GC, prune and verify
+ *                   ({@code docs/design.md#thread-budget})
  */
 public record ServerServices(DatastoreCache datastores, TaskManager tasks, DatastoreJobs jobs,
-                             org.jpbs.server.jobs.JobScheduler scheduler, Notifier notifier, ServerMetrics metrics) {
+                             org.jpbs.server.jobs.JobScheduler scheduler, Notifier notifier, ServerMetrics metrics,
+                             ThreadBudget budget) {
     /** Directory of task logs below the config directory. */
     public static final String LOG_DIR = "log";
 
@@ -42,6 +46,7 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
         Objects.requireNonNull(scheduler, "scheduler");
         Objects.requireNonNull(notifier, "notifier");
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(budget, "budget");
     }
 
     /**
@@ -68,11 +73,16 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
         tasks.addListener(new TaskNotifications(notifier));
         return new ServerServices(cache, tasks, DatastoreJobs.NOT_IMPLEMENTED, new org.jpbs.server.jobs.JobScheduler(
                 config.configDir(), cache, tasks, java.time.Clock.systemUTC(), java.time.ZoneId.systemDefault()),
-                notifier, metrics);
+                notifier, metrics, ThreadBudget.ofCores("jpbs-cpu"));
     }
 
     /** A copy with another job starter (where GC, prune and verify plug in). */
     public ServerServices withJobs(DatastoreJobs newJobs) {
-        return new ServerServices(datastores, tasks, newJobs, scheduler, notifier, metrics);
+        return new ServerServices(datastores, tasks, newJobs, scheduler, notifier, metrics, budget);
+    }
+
+    /** A copy with another thread budget (a test's small one). */
+    public ServerServices withBudget(ThreadBudget newBudget) {
+        return new ServerServices(datastores, tasks, jobs, scheduler, notifier, metrics, newBudget);
     }
 }

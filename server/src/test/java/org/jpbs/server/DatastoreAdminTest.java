@@ -78,7 +78,8 @@ class DatastoreAdminTest {
 
     /** The GC hook of this test: 501 unless a job is set. */
     static final class TestJobs implements DatastoreJobs {
-        static final LocalDatastoreJobs REAL = new LocalDatastoreJobs("root@pam");
+        static final LocalDatastoreJobs REAL = new LocalDatastoreJobs("root@pam",
+                new org.jpbs.core.pipeline.ThreadBudget(2, "test-cpu"));
         static volatile boolean realGc;
 
         @Override

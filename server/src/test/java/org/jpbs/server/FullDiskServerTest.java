@@ -79,7 +79,7 @@ class FullDiskServerTest {
             List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
             Exception failure = null;
             try (var h = cache.lookup("store1", org.jpbs.datastore.config.Operation.WRITE)) {
-                new org.jpbs.server.api.LocalDatastoreJobs("root@pam").verify(h, Map.of(), org.jpbs.server.api.GroupScope.ALL).run(
+                new org.jpbs.server.api.LocalDatastoreJobs("root@pam", new org.jpbs.core.pipeline.ThreadBudget(2, "test-cpu")).verify(h, Map.of(), org.jpbs.server.api.GroupScope.ALL).run(
                         new org.jpbs.datastore.task.TaskLog() {
                             @Override
                             public void log(String message) {

@@ -91,7 +91,7 @@ class ServerPathsTest {
         FileAuthenticator fa = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, Map.of("store", root), "127.0.0.1", 0);
         JpbsRestHandler rest = JpbsRestHandler.create(sc, fa).withFailureDelays(Duration.ZERO, Duration.ZERO);
-        server = JpbsServer.start(sc, fa, rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam"))));
+        server = JpbsServer.start(sc, fa, rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam", rest.services().budget()))));
         SSLContext ssl = SSLContext.getInstance("TLS");
         ssl.init(null, new TrustManager[] {new DatastoreAdminTest.TrustAll()}, null);
         http = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).build();

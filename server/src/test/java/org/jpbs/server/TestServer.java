@@ -32,6 +32,12 @@ final class TestServer implements AutoCloseable {
 
     /** As {@link #start(Path, String...)} with the given idle timeouts. */
     static TestServer start(Path dir, org.jpbs.server.http.ServerTimeouts timeouts, String... storeNames) throws Exception {
+        return start(dir, timeouts, s -> s, storeNames);
+    }
+
+    /** As {@link #start(Path, String...)} with the services changed by {@code services} (e.g. a small thread budget). */
+    static TestServer start(Path dir, org.jpbs.server.http.ServerTimeouts timeouts,
+                            java.util.function.UnaryOperator<ServerServices> services, String... storeNames) throws Exception {
         Map<String, Path> paths = new LinkedHashMap<>();
         for (String n : storeNames) {
             Path p = dir.resolve("ds-" + n);
@@ -43,7 +49,7 @@ final class TestServer implements AutoCloseable {
         ServerConfig config = new ServerConfig(dir.resolve("config"), paths, "127.0.0.1", 0);
         StaticTokenAuthenticator auth = new StaticTokenAuthenticator(Map.of(TOKEN_ID, SECRET, OTHER_TOKEN_ID, "other-secret"));
         JpbsServer s = JpbsServer.start(config, auth, new org.jpbs.server.http.DefaultRestHandler(auth),
-                ServerServices.open(config), timeouts);
+                services.apply(ServerServices.open(config)), timeouts);
         TestServer t = new TestServer(dir, s);
         for (Map.Entry<String, Path> e : paths.entrySet()) {
             t.stores.put(e.getKey(), Datastore.open(e.getValue()));

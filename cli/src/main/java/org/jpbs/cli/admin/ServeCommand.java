@@ -222,6 +222,6 @@ public final class ServeCommand implements Callable<Integer> {
 
     /** The REST handler with garbage collection started as a task by {@code POST .../gc}. */
     private static JpbsRestHandler withJobs(JpbsRestHandler h) {
-        return h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam")));
+        return h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam", h.services().budget())));
     }
 }

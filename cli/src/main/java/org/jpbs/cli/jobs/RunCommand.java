@@ -36,8 +36,8 @@ public final class RunCommand extends JobCommands.Sub {
         }
         JobConfig c = store().read().get(id).orElseThrow(() ->
                 new IllegalArgumentException("no such " + kind().sectionType() + " '" + id + "' in " + store().file()));
-        ServerServices svc = ServerServices.open(ServerConfig.of(dir(), Map.of()))
-                .withJobs(new LocalDatastoreJobs(JobScheduler.AUTH_ID));
+        ServerServices opened = ServerServices.open(ServerConfig.of(dir(), Map.of()));
+        ServerServices svc = opened.withJobs(new LocalDatastoreJobs(JobScheduler.AUTH_ID, opened.budget()));
         Upid upid = svc.scheduler().runNow(new ScheduledJobs(svc, dir()).of(c), JobScheduler.AUTH_ID);
         info("started " + upid);
         TaskInfo done;

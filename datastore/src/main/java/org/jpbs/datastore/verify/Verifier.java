@@ -77,13 +77,23 @@ public final class Verifier implements AutoCloseable {
      * task: {@code upid} (the task's id) goes into {@code verify_state}; null makes a fresh one.
      */
     public Verifier(Datastore ds, VerifyOptions options, String authId, Listener listener, Upid upid) {
+        this(ds, options, authId, listener, upid, Executors.newFixedThreadPool(options.threads(),
+                r -> Thread.ofPlatform().name("jpbs-verify").daemon(true).unstarted(r)));
+    }
+
+    /**
+     * As {@link #Verifier(Datastore, VerifyOptions, String, Listener, Upid)} with the chunk
+     * checks on {@code pool} (a server's thread budget lane, {@code docs/design.md#thread-budget});
+     * the verifier owns it and shuts it down on {@link #close()}.
+     */
+    public Verifier(Datastore ds, VerifyOptions options, String authId, Listener listener, Upid upid,
+                    ExecutorService pool) {
         this.ds = Objects.requireNonNull(ds, "ds");
         this.options = Objects.requireNonNull(options, "options");
         this.listener = Objects.requireNonNull(listener, "listener");
         String store = ds.root().getFileName() == null ? "" : ds.root().getFileName().toString();
         this.upid = upid != null ? upid : TaskIds.next("verify", store, authId, options.now().getEpochSecond());
-        this.pool = Executors.newFixedThreadPool(options.threads(),
-                r -> Thread.ofPlatform().name("jpbs-verify").daemon(true).unstarted(r));
+        this.pool = Objects.requireNonNull(pool, "pool");
         this.chunks = new ChunkVerifier(ds.chunkStore(), pool, options.chunkOrder() == ChunkOrder.INODE);
     }
 

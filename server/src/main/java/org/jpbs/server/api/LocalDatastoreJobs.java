@@ -11,6 +11,7 @@ import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.api.BackupType;
+import org.jpbs.core.pipeline.ThreadBudget;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.gc.GarbageCollector;
 import org.jpbs.datastore.gc.GcFs;
@@ -37,23 +38,33 @@ import org.jpbs.server.http.ApiException;
  * garbage collection with the tuning of the datastore's {@code datastore.cfg} entry, prune of a
  * group or of a namespace tree, and verify of a snapshot, group or namespace tree. Each runs as
  * a task whose UPID is the one recorded in {@code .gc-status} and {@code verify_state}. The
- * parameters were validated by {@link DatastoreJobsApi}; here they are only read.
+ * parameters were validated by {@link DatastoreJobsApi}; here they are only read. GC and prune
+ * hold one slot of the server's {@link ThreadBudget} while they run, verify checks chunks on a lane
+ * of it ({@code docs/design.md#thread-budget}).
  */
 public final class LocalDatastoreJobs implements DatastoreJobs {
     /** The auth id recorded in the GC status (the API checked the caller's privileges already). */
     private final String authId;
+    private final ThreadBudget budget;
 
-    /** @param authId recorded as the GC's owner in {@code .gc-status}, e.g. {@code root@pam} */
-    public LocalDatastoreJobs(String authId) {
+    /**
+     * @param authId recorded as the GC's owner in {@code .gc-status}, e.g. {@code root@pam}
+     * @param budget the server's CPU threads ({@link org.jpbs.server.ServerServices#budget()})
+     */
+    public LocalDatastoreJobs(String authId, ThreadBudget budget) {
         this.authId = authId;
+        this.budget = java.util.Objects.requireNonNull(budget, "budget");
     }
 
     @Override
     public TaskJob garbageCollection(DatastoreHandle ds) {
         Tuning tuning = Tuning.from(ds.config().tuning());
         return log -> {
-            GcResult r = new GarbageCollector(ds.datastore(), tuning, GcFs.local(), listener(log), false, authId,
-                    log.upid()).run();
+            GcResult r;
+            try (ThreadBudget.Permit cpu = budget.acquire()) {
+                r = new GarbageCollector(ds.datastore(), tuning, GcFs.local(), listener(log), false, authId,
+                        log.upid()).run();
+            }
             log.record("gc.removed.bytes", r.status().removedBytes());
             log.record("gc.removed.chunks", r.status().removedChunks());
             log.record("gc.pending.chunks", r.status().pendingChunks());
@@ -106,7 +117,10 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
             for (BackupGroupRef g : groups) {
                 log.checkAbort();
                 log.log("Pruning group " + (g.ns().isRoot() ? "" : g.ns() + ":") + "\"" + g + "\"");
-                Pruner.Result r = Pruner.prune(store, g, opts, dryRun, ZoneId.systemDefault());
+                Pruner.Result r;
+                try (ThreadBudget.Permit cpu = budget.acquire()) {
+                    r = Pruner.prune(store, g, opts, dryRun, ZoneId.systemDefault());
+                }
                 for (PruneDecision d : r.decisions()) {
                     String action = d.mark() == PruneMark.REMOVE ? (dryRun ? "would remove" : "remove") : d.mark().text();
                     log.log(action + " " + d.snapshot() + " (" + d.reason() + ")");
@@ -166,7 +180,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
                         case FAILED -> r.problems().forEach(p -> log.warn(r.snapshot() + ": " + p));
                     }
                 }
-            }, log.upid())) {
+            }, log.upid(), budget.lane("verify", opts.threads()))) {
                 report = v.verify(targets);
             }
             long failed = report.results().stream().filter(r -> r.state() == SnapshotVerifyResult.State.FAILED).count();

@@ -36,7 +36,7 @@ final class ApiTestSupport {
         org.jpbs.server.auth.FileAuthenticator auth = org.jpbs.server.auth.FileAuthenticator.open(config);
         org.jpbs.server.ServerConfig sc = new org.jpbs.server.ServerConfig(config, stores, "127.0.0.1", 0);
         JpbsRestHandler rest = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
-        rest = rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam")));
+        rest = rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam", rest.services().budget())));
         return org.jpbs.server.JpbsServer.start(sc, auth, rest);
     }
 

@@ -99,7 +99,7 @@ class JobPermissionsTest {
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, roots, "127.0.0.1", 0);
         JpbsRestHandler rest = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
-        rest = rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam")));
+        rest = rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam", rest.services().budget())));
         server = JpbsServer.start(sc, auth, rest);
         http = new Client(server.port());
 

@@ -42,7 +42,7 @@ class ScheduledJobsIntegrationTest {
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, Map.of(), "127.0.0.1", 0);
         JpbsRestHandler rest = JpbsRestHandler.create(sc, auth);
-        rest = rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam")));
+        rest = rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam", rest.services().budget())));
         JpbsServer server = JpbsServer.start(sc, auth, rest);
         server.services().scheduler().start(new ScheduledJobs(server.services(), config)::all, Duration.ofSeconds(1));
         return server;
