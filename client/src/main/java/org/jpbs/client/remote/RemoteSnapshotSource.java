@@ -58,6 +58,22 @@ public final class RemoteSnapshotSource implements SnapshotSource {
         }
     }
 
+    /** A file of the manifest as downloaded, with its manifest entry and its name for messages. */
+    private record Downloaded(FileEntry entry, byte[] raw, String resource) {
+        /** Refuses it unless {@code size} and {@code csum} are the manifest's. */
+        void check(long size, Digest csum, String mismatch) throws CorruptDataException {
+            if (size != entry.size() || !csum.equals(entry.csum())) {
+                throw new CorruptDataException(resource, -1, mismatch);
+            }
+        }
+    }
+
+    /** Downloads a file the manifest lists (its entry is looked up first). */
+    private Downloaded downloadListed(String serverName) throws IOException {
+        FileEntry e = entry(serverName);
+        return new Downloaded(e, download(h2, serverName), ref + "/" + serverName);
+    }
+
     private static byte[] download(H2Session h2, String name) throws IOException {
         String what = "download of " + name;
         return BackupClient.await(h2.call("GET", "/download", Query.of().add("file-name", name).toString(),
@@ -88,21 +104,17 @@ public final class RemoteSnapshotSource implements SnapshotSource {
      */
     @Override
     public IndexFile openIndex(String serverName) throws IOException {
-        FileEntry e = entry(serverName);
-        byte[] raw = download(h2, serverName);
-        String resource = ref + "/" + serverName;
+        Downloaded d = downloadListed(serverName);
         IndexFile idx;
         if (serverName.endsWith(".fidx")) {
-            idx = FixedIndex.read(ByteBuffer.wrap(raw), resource);
+            idx = FixedIndex.read(ByteBuffer.wrap(d.raw()), d.resource());
         } else if (serverName.endsWith(".didx")) {
-            idx = DynamicIndex.read(ByteBuffer.wrap(raw), resource);
+            idx = DynamicIndex.read(ByteBuffer.wrap(d.raw()), d.resource());
         } else {
             throw new IllegalArgumentException(serverName + " is not an index (.fidx or .didx)");
         }
-        if (idx.size() != e.size() || !idx.computeCsum().equals(e.csum())) {
-            throw new CorruptDataException(resource, -1, "index does not match the manifest (size " + idx.size()
-                    + ", manifest says " + e.size() + ")");
-        }
+        d.check(idx.size(), idx.computeCsum(), "index does not match the manifest (size " + idx.size()
+                + ", manifest says " + d.entry().size() + ")");
         return idx;
     }
 
@@ -113,14 +125,10 @@ public final class RemoteSnapshotSource implements SnapshotSource {
      */
     @Override
     public DataBlob openBlob(String serverName) throws IOException {
-        FileEntry e = entry(serverName);
-        byte[] raw = download(h2, serverName);
-        String resource = ref + "/" + serverName;
-        if (raw.length != e.size() || !Digest.sha256(raw).equals(e.csum())) {
-            throw new CorruptDataException(resource, -1, "blob does not match the manifest");
-        }
-        DataBlob blob = DataBlob.wrap(raw, resource);
-        blob.verifyCrc(resource);
+        Downloaded d = downloadListed(serverName);
+        d.check(d.raw().length, Digest.sha256(d.raw()), "blob does not match the manifest");
+        DataBlob blob = DataBlob.wrap(d.raw(), d.resource());
+        blob.verifyCrc(d.resource());
         return blob;
     }
 

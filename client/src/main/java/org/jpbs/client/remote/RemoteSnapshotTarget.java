@@ -8,28 +8,26 @@ import java.util.Set;
 import org.jpbs.client.http.HttpStatusException;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupSnapshotRef;
-import org.jpbs.core.snapshot.SnapshotTarget;
+import org.jpbs.core.snapshot.AbstractSnapshotTarget;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.BackupManifest;
-import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
- * A {@link SnapshotTarget} on a server: one backup session ({@code docs/protocol.md#backup-session},
+ * A {@link org.jpbs.core.snapshot.SnapshotTarget} on a server: one backup session ({@code docs/protocol.md#backup-session},
  * {@link BackupClient}). Chunks are uploaded asynchronously, up to the session's upload
  * concurrency; known chunks (the previous index of the same archive, downloaded in this session)
  * are only appended. Closing without {@link #finish} drops the connection, and the server
  * removes the unfinished snapshot.
  */
-public final class RemoteSnapshotTarget implements SnapshotTarget {
+public final class RemoteSnapshotTarget extends AbstractSnapshotTarget {
     private static final String TIME_CONFLICT = "backup timestamp is older than last backup";
     private static final String DIR_EXISTS = "backup directory already exists";
 
     private final BackupClient client;
     private final PbsClient pbs;
-    private volatile boolean finished;
 
     private RemoteSnapshotTarget(PbsClient pbs, BackupClient client) {
         this.pbs = pbs;
@@ -123,9 +121,8 @@ public final class RemoteSnapshotTarget implements SnapshotTarget {
     }
 
     @Override
-    public FileEntry addBlob(String serverName, DataBlob blob, CryptMode mode) throws IOException {
+    protected void storeBlob(String serverName, DataBlob blob) throws IOException {
         client.uploadBlob(serverName, blob);
-        return new FileEntry(serverName, mode, blob.rawLength(), Digest.sha256(blob.raw()));
     }
 
     @Override
@@ -139,24 +136,21 @@ public final class RemoteSnapshotTarget implements SnapshotTarget {
     }
 
     @Override
-    public void finish(BackupManifest manifest) throws IOException {
+    protected void commit(BackupManifest manifest) throws IOException {
         client.finish(manifest);
-        finished = true;
     }
 
     @Override
-    public boolean isFinished() {
-        return finished;
+    protected void discard(String reason) {
+        client.fail(new IOException("backup of " + client.snapshot() + " aborted: " + reason));
     }
 
     @Override
-    public void abort(String reason) {
-        if (!finished) {
-            client.fail(new IOException("backup of " + client.snapshot() + " aborted: " + reason));
-        }
+    protected void release() {
         client.close();
     }
 
+    /** Closes the session; the server removes an unfinished snapshot when the session ends. */
     @Override
     public void close() {
         client.close();

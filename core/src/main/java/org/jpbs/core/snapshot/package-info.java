@@ -5,6 +5,7 @@
  * (one finished snapshot: manifest, indexes, blobs, chunks), with
  * {@link org.jpbs.core.snapshot.ChunkSink} for the chunks of one index. Implemented by the
  * datastore (local) and the client (a server session); driven by the client's engines.
- * Interfaces only.
+ * Interfaces, and {@link org.jpbs.core.snapshot.AbstractSnapshotTarget} for what every target
+ * does alike (blob entries, finish once, abort then release).
  */
 package org.jpbs.core.snapshot;

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
-import org.jpbs.core.snapshot.SnapshotTarget;
+import org.jpbs.core.snapshot.AbstractSnapshotTarget;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.digest.Digest;
@@ -23,19 +23,18 @@ import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.chunks.ChunkStore;
 
 /**
- * A {@link SnapshotTarget} in a local datastore, over a {@link SnapshotWriter} (which holds the
+ * A {@link org.jpbs.core.snapshot.SnapshotTarget} in a local datastore, over a {@link SnapshotWriter} (which holds the
  * shared datastore lock and the group lock until finish or abort). The previous snapshot is the
  * group's last finished one, read under the group lock and locked as the base (not prunable
  * while its chunks are reused). "Known" chunks are reused only if their file still exists;
  * reusing one touches it so garbage collection keeps it ({@code docs/gc.md#garbage-collection}).
  */
-public final class LocalSnapshotTarget implements SnapshotTarget {
+public final class LocalSnapshotTarget extends AbstractSnapshotTarget {
     private final Datastore ds;
     private final SnapshotWriter writer;
     private final List<Path> createdNamespace;
     private final SnapshotReader previous;
     private final IOException previousFailure;
-    private volatile boolean finished;
 
     private LocalSnapshotTarget(Datastore ds, SnapshotWriter writer, List<Path> createdNamespace,
                                 SnapshotReader previous, IOException previousFailure) {
@@ -107,9 +106,8 @@ public final class LocalSnapshotTarget implements SnapshotTarget {
     }
 
     @Override
-    public FileEntry addBlob(String serverName, DataBlob blob, CryptMode mode) throws IOException {
+    protected void storeBlob(String serverName, DataBlob blob) throws IOException {
         writer.addBlob(serverName, blob);
-        return new FileEntry(serverName, mode, blob.rawLength(), Digest.sha256(blob.raw()));
     }
 
     @Override
@@ -123,32 +121,18 @@ public final class LocalSnapshotTarget implements SnapshotTarget {
     }
 
     @Override
-    public void finish(BackupManifest manifest) throws IOException {
+    protected void commit(BackupManifest manifest) throws IOException {
         writer.commit(manifest);
-        finished = true;
     }
 
     @Override
-    public boolean isFinished() {
-        return finished;
-    }
-
-    @Override
-    public void abort(String reason) {
-        if (finished) {
-            return;
-        }
+    protected void discard(String reason) {
         try {
             writer.close();
         } catch (IOException | RuntimeException e) {
             // left for the stale temp directory cleanup (Datastore#cleanupStaleTempDirs)
         }
         removeEmpty(createdNamespace);
-    }
-
-    @Override
-    public void close() {
-        abort("backup target closed without finish");
     }
 
     @Override
