@@ -356,6 +356,7 @@ public final class BackupSession implements Http2Service {
                 LOG.log(Level.DEBUG, () -> logPrefix + "connection closed");
                 task.log("backup finished successfully");
                 task.finish((String) null);
+                org.jpbs.server.api.ScheduledJobs.verifyNew(ctx.services(), store, ref, authid); // docs/jobs.md
             }
         } finally {
             handle.close();
