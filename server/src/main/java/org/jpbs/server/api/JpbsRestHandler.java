@@ -151,6 +151,12 @@ public final class JpbsRestHandler implements RestHandler {
         if (seg.size() >= 3 && seg.get(0).equals("nodes") && seg.get(2).equals("tasks")) {
             return tasksCall(req, m, seg);
         }
+        if (seg.size() >= 2 && seg.size() <= 4) {
+            RestResponse job = jobCall(req, m, seg);
+            if (job != null) {
+                return job;
+            }
+        }
         return switch (route) {
             case "GET ping" -> RestResponse.data(F.objectNode().put("pong", true));
             case "GET version" -> {
@@ -168,6 +174,25 @@ public final class JpbsRestHandler implements RestHandler {
                     java.time.Instant.now().getEpochSecond());
             default -> throw ApiException.pathNotFound(path);
         };
+    }
+
+    /** {@code config/<kind>[/<id>]} and {@code admin/<kind>[/<id>/run]} (docs/jobs.md#rest-api); null if not one. */
+    private RestResponse jobCall(RestRequest req, String m, List<String> seg) throws IOException {
+        String top = seg.get(0);
+        if (top.equals("config") && JobConfigApi.KINDS.containsKey(seg.get(1)) && seg.size() <= 3) {
+            String id = seg.size() == 3 ? decode(seg.get(2), "id") : null;
+            return JobConfigApi.call(access(req), services, m, JobConfigApi.KINDS.get(seg.get(1)), id, req.params());
+        }
+        if (top.equals("admin") && JobAdminApi.KINDS.containsKey(seg.get(1))) {
+            if (seg.size() == 2 && m.equals("GET")) {
+                return JobAdminApi.list(access(req), services, JobAdminApi.KINDS.get(seg.get(1)), req.params());
+            }
+            if (seg.size() == 4 && seg.get(3).equals("run") && m.equals("POST")) {
+                return JobAdminApi.run(access(req), services, JobAdminApi.KINDS.get(seg.get(1)), decode(seg.get(2), "id"),
+                        req.params());
+            }
+        }
+        return null;
     }
 
     private RestResponse datastoreCall(RestRequest req, String call, String rawStore) throws IOException {
