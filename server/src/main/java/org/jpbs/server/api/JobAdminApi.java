@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.Map;
-import java.util.Set;
 import org.jpbs.core.api.Upid;
 import org.jpbs.datastore.config.DatastoreLookupException;
 import org.jpbs.datastore.jobs.JobConfig;
@@ -14,7 +13,7 @@ import org.jpbs.datastore.jobs.JobConfigStore;
 import org.jpbs.datastore.jobs.JobKind;
 import org.jpbs.server.ServerServices;
 import org.jpbs.server.http.ApiException;
-import org.jpbs.server.http.Params;
+import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.RestResponse;
 import org.jpbs.server.jobs.JobStatus;
 
@@ -32,8 +31,7 @@ final class JobAdminApi {
     private JobAdminApi() {}
 
     /** {@code GET admin/<kind>}. */
-    static RestResponse list(Access acc, ServerServices svc, JobKind kind, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, Set.of("store"));
+    static RestResponse list(Access acc, ServerServices svc, JobKind kind, ApiParams p) throws IOException {
         String only = p.opt("store").orElse(null);
         JobConfigFile f = JobConfigStore.open(svc.scheduler().configDir(), kind).read();
         ScheduledJobs jobs = new ScheduledJobs(svc, svc.scheduler().configDir());
@@ -76,8 +74,7 @@ final class JobAdminApi {
     }
 
     /** {@code POST admin/<kind>/<id>/run}. */
-    static RestResponse run(Access acc, ServerServices svc, JobKind kind, String id, Params params) throws IOException {
-        ApiParams.of(params, Set.of());
+    static RestResponse run(Access acc, ServerServices svc, JobKind kind, String id) throws IOException {
         JobConfig c = JobConfigStore.open(svc.scheduler().configDir(), kind).read().get(id)
                 .orElseThrow(() -> ApiException.badRequest("no such " + kind.sectionType() + " '" + id + "'"));
         JobPrivileges.checkModify(acc, c);

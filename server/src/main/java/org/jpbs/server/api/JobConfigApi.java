@@ -7,9 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jpbs.datastore.jobs.JobConfig;
@@ -19,7 +17,7 @@ import org.jpbs.datastore.jobs.JobKind;
 import org.jpbs.datastore.jobs.JobStateStore;
 import org.jpbs.server.ServerServices;
 import org.jpbs.server.http.ApiException;
-import org.jpbs.server.http.Params;
+import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.RestResponse;
 
 /**
@@ -38,7 +36,7 @@ final class JobConfigApi {
     private JobConfigApi() {}
 
     /** {@code <method> config/<kind>[/<id>]}. */
-    static RestResponse call(Access acc, ServerServices svc, String method, JobKind kind, String id, Params params)
+    static RestResponse call(Access acc, ServerServices svc, String method, JobKind kind, String id, ApiParams params)
             throws IOException {
         JobConfigStore store = JobConfigStore.open(svc.scheduler().configDir(), kind);
         if (id == null) {
@@ -72,8 +70,7 @@ final class JobConfigApi {
         return o;
     }
 
-    private static RestResponse list(Access acc, JobConfigStore store, Params params) throws IOException {
-        ApiParams.of(params, Set.of());
+    private static RestResponse list(Access acc, JobConfigStore store, ApiParams params) throws IOException {
         JobConfigFile f = store.read();
         ArrayNode a = F.arrayNode();
         f.all().stream().filter(c -> JobPrivileges.canSee(acc, c)).forEach(c -> a.add(toJson(c)));
@@ -104,12 +101,9 @@ final class JobConfigApi {
         return m;
     }
 
-    private static RestResponse create(Access acc, ServerServices svc, JobConfigStore store, Params params) throws IOException {
+    private static RestResponse create(Access acc, ServerServices svc, JobConfigStore store, ApiParams p) throws IOException {
         JobKind kind = store.kind();
         String idName = idParam(kind);
-        Set<String> allowed = new HashSet<>(kind.keys());
-        allowed.add(idName);
-        ApiParams p = ApiParams.of(params, allowed);
         String id = p.required(idName);
         try {
             kind.checkId(id);
@@ -144,8 +138,7 @@ final class JobConfigApi {
         return f.get(id).orElseThrow(() -> ApiException.badRequest("no such " + f.kind().sectionType() + " '" + id + "'"));
     }
 
-    private static RestResponse read(Access acc, JobConfigStore store, String id, Params params) throws IOException {
-        ApiParams.of(params, Set.of());
+    private static RestResponse read(Access acc, JobConfigStore store, String id, ApiParams params) throws IOException {
         JobConfigFile f = store.read();
         JobConfig c = lookup(f, id);
         JobPrivileges.checkRead(acc, c);
@@ -160,12 +153,9 @@ final class JobConfigApi {
         });
     }
 
-    private static RestResponse update(Access acc, ServerServices svc, JobConfigStore store, String id, Params params)
+    private static RestResponse update(Access acc, ServerServices svc, JobConfigStore store, String id, ApiParams p)
             throws IOException {
         JobKind kind = store.kind();
-        Set<String> allowed = new HashSet<>(kind.keys());
-        allowed.addAll(List.of("delete", "digest"));
-        ApiParams p = ApiParams.of(params, allowed);
         Map<String, String> changes = new LinkedHashMap<>(values(kind, p, Set.of("delete", "digest")));
         for (String raw : p.all("delete")) {
             for (String k : raw.split("[,;\\s]+")) {
@@ -195,10 +185,9 @@ final class JobConfigApi {
         return RestResponse.data(NullNode.getInstance());
     }
 
-    private static RestResponse delete(Access acc, ServerServices svc, JobConfigStore store, String id, Params params)
+    private static RestResponse delete(Access acc, ServerServices svc, JobConfigStore store, String id, ApiParams p)
             throws IOException {
         JobKind kind = store.kind();
-        ApiParams p = ApiParams.of(params, Set.of("digest"));
         if (kind == JobKind.REMOTE) {
             for (JobConfig s : JobConfigStore.open(svc.scheduler().configDir(), JobKind.SYNC).read().all()) {
                 if (id.equals(s.props().get("remote"))) {

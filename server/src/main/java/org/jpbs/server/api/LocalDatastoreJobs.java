@@ -29,6 +29,7 @@ import org.jpbs.datastore.verify.SnapshotVerifyResult;
 import org.jpbs.datastore.verify.Verifier;
 import org.jpbs.datastore.verify.VerifyOptions;
 import org.jpbs.datastore.verify.VerifyReport;
+import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.ApiException;
 
 /**
