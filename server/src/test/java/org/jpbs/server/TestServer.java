@@ -32,6 +32,16 @@ final class TestServer implements AutoCloseable {
 
     /** As {@link #start(Path, String...)} with the given idle timeouts. */
     static TestServer start(Path dir, org.jpbs.server.http.ServerTimeouts timeouts, String... storeNames) throws Exception {
+        return start(dir, timeouts, false, storeNames);
+    }
+
+    /** As {@link #start(Path, String...)} with GC, prune and verify implemented (the server's job hook). */
+    static TestServer startWithJobs(Path dir, String... storeNames) throws Exception {
+        return start(dir, org.jpbs.server.http.ServerTimeouts.fromSystemProperties(), true, storeNames);
+    }
+
+    private static TestServer start(Path dir, org.jpbs.server.http.ServerTimeouts timeouts, boolean jobs,
+                                    String... storeNames) throws Exception {
         Map<String, Path> paths = new LinkedHashMap<>();
         for (String n : storeNames) {
             Path p = dir.resolve("ds-" + n);
@@ -43,7 +53,8 @@ final class TestServer implements AutoCloseable {
         ServerConfig config = new ServerConfig(dir.resolve("config"), paths, "127.0.0.1", 0);
         StaticTokenAuthenticator auth = new StaticTokenAuthenticator(Map.of(TOKEN_ID, SECRET, OTHER_TOKEN_ID, "other-secret"));
         JpbsServer s = JpbsServer.start(config, auth, new org.jpbs.server.http.DefaultRestHandler(auth),
-                ServerServices.open(config), timeouts);
+                jobs ? ServerServices.open(config).withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam"))
+                        : ServerServices.open(config), timeouts);
         TestServer t = new TestServer(dir, s);
         for (Map.Entry<String, Path> e : paths.entrySet()) {
             t.stores.put(e.getKey(), Datastore.open(e.getValue()));

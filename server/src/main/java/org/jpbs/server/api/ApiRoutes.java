@@ -38,6 +38,7 @@ public final class ApiRoutes {
         jobs(t);
         snapshotAdmin(t);
         tasks(t);
+        JobRoutes.register(t);
         return t;
     }
 

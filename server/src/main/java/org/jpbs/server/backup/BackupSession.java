@@ -359,6 +359,7 @@ public final class BackupSession implements Http2Service {
                 task.record("backup.chunks.duplicate", stats.duplicates());
                 task.log("backup finished successfully");
                 task.finish((String) null);
+                org.jpbs.server.api.ScheduledJobs.verifyNew(ctx.services(), store, ref, authid); // docs/jobs.md
             }
         } finally {
             handle.close();
