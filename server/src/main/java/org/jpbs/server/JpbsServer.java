@@ -79,7 +79,8 @@ public final class JpbsServer implements AutoCloseable {
      * datastores are those of {@code services} ({@code <config>/datastore.cfg} and the
      * command-line ones), looked up through its cache on every session and request.
      *
-     * @param rest     serves every HTTP/1.1 request that is not a backup/reader upgrade
+     * @param rest     serves every HTTP/1.1 API request that is not a backup/reader upgrade; the web
+     *                 interface ({@link org.jpbs.server.webui.WebUiHandler}) answers the other paths
      * @param services datastores, tasks and the job hook (shared with {@code rest})
      * @throws IOException if the certificate cannot be read or created, or the port cannot be bound
      */
@@ -105,8 +106,8 @@ public final class JpbsServer implements AutoCloseable {
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2, cpus), NioIoHandler.newFactory());
         ChannelGroup connections = new DefaultChannelGroup("jpbs-connections", GlobalEventExecutor.INSTANCE);
-        ServerChannelInitializer init = new ServerChannelInitializer(cert.serverContext(), new ProtocolSessions(ctx), rest,
-                virtualThreads, timeouts);
+        ServerChannelInitializer init = new ServerChannelInitializer(cert.serverContext(), new ProtocolSessions(ctx),
+                org.jpbs.server.webui.WebUiHandler.wrap(rest), virtualThreads, timeouts);
         InetSocketAddress addr = config.bind() == null || config.bind().isEmpty()
                 ? new InetSocketAddress(config.port()) : new InetSocketAddress(config.bind(), config.port());
         try {
