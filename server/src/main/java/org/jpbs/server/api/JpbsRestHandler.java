@@ -43,6 +43,8 @@ import org.jpbs.server.http.RestResponse;
  *     {@code POST change-owner}, {@code POST upload-backup-log}, {@code DELETE groups} ({@link SnapshotAdminApi});
  *     {@code POST|DELETE namespace} ({@link NamespaceApi});</li>
  * <li>{@code GET /api2/json/status/datastore-usage};</li>
+ * <li>{@code GET access/users}, {@code POST access/users/{userid}/token/{token-name}}, {@code GET access/acl}
+ *     ({@link AccessApi}); {@code GET nodes/{node}/certificates/info} ({@link CertificateApi});</li>
  * <li>{@code /api2/json/nodes/{node}/tasks[/{upid}[/status|/log]]} ({@link TasksApi}).</li>
  * </ul>
  * Datastores come from the server's {@link DatastoreCache} ({@code datastore.cfg} plus the
@@ -151,6 +153,17 @@ public final class JpbsRestHandler implements RestHandler {
         if (seg.size() >= 3 && seg.get(0).equals("nodes") && seg.get(2).equals("tasks")) {
             return tasksCall(req, m, seg);
         }
+        if (seg.size() == 5 && seg.get(0).equals("access") && seg.get(1).equals("users") && seg.get(3).equals("token")
+                && m.equals("POST")) {
+            Access acc = access(req);
+            return AccessApi.createToken(acc, decode(seg.get(2), "userid"), decode(seg.get(4), "token-name"), req.params());
+        }
+        if (seg.size() == 4 && seg.get(0).equals("nodes") && seg.get(2).equals("certificates") && seg.get(3).equals("info")
+                && m.equals("GET")) {
+            Access acc = access(req);
+            TasksApi.checkNode(decode(seg.get(1), "node"));
+            return CertificateApi.info(acc, auth.configDir(), req.rawQuery());
+        }
         return switch (route) {
             case "GET ping" -> RestResponse.data(F.objectNode().put("pong", true));
             case "GET version" -> {
@@ -159,6 +172,8 @@ public final class JpbsRestHandler implements RestHandler {
                         .put("repoid", DefaultRestHandler.REPOID).put("version", DefaultRestHandler.VERSION));
             }
             case "POST access/ticket" -> ticket(req);
+            case "GET access/users" -> AccessApi.users(access(req), req.rawQuery());
+            case "GET access/acl" -> AccessApi.acl(access(req), req.rawQuery());
             case "GET admin/datastore" -> {
                 Access acc = access(req);
                 ApiParams.ofQuery(req.rawQuery(), Set.of());
