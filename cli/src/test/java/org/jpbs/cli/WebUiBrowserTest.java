@@ -280,10 +280,30 @@ class WebUiBrowserTest {
 
     @Test
     @Order(8)
+    void aNewTokensSecretIsShownOnceAndTheFingerprintCanBeCopied() throws Exception {
+        browser.open(base + "/#/access");
+        assertEquals(server.fingerprint(), browser.find("#fingerprint").getText());
+        browser.find("#token-name").sendKeys("ui");
+        browser.find("#token-create").click();
+        String secret = browser.find("#token-value").getText();
+        assertTrue(secret.matches("[0-9a-f-]{36}"), secret);
+        assertEquals("root@pam!ui", browser.find("#token-id").getText());
+        browser.screenshot("access");
+        HttpResponse<String> withToken = send("GET", "/api2/json/version",
+                Map.of("Authorization", "PBSAPIToken root@pam!ui:" + secret), null);
+        assertEquals(200, withToken.statusCode(), "the secret shown works");
+        browser.open(base + "/#/dashboard");
+        browser.open(base + "/#/access");
+        browser.waitText("table.users", "root@pam!ui");
+        assertFalse(browser.find("main").getText().contains(secret), "the secret is shown only once");
+    }
+
+    @Test
+    @Order(9)
     void atPhoneWidthNoPageScrollsSideways() {
         try {
             browser.size(375, 800);
-            for (String page : List.of("#/dashboard", "#/datastore/store1", "#/tasks", "#/maintenance/store1")) {
+            for (String page : List.of("#/dashboard", "#/datastore/store1", "#/tasks", "#/maintenance/store1", "#/access")) {
                 browser.open(base + "/" + page);
                 browser.find("main h1");
                 browser.find("main .table-wrap, main .tree, main .card");
@@ -300,7 +320,7 @@ class WebUiBrowserTest {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void darkModeFollowsTheSystemSetting() {
         try {
             browser.colorScheme("dark");
@@ -316,7 +336,7 @@ class WebUiBrowserTest {
     }
 
     @Test
-    @Order(10)
+    @Order(11)
     void aBackupUserSeesOnlyTheirDatastoreAndGroupsAndGetsPermissionErrors() {
         browser.open(base + "/");
         logout();
@@ -332,13 +352,20 @@ class WebUiBrowserTest {
         browser.open(base + "/#/maintenance/store2");
         browser.find("#gc-run").click();
         String error = browser.waitText("#notice", "permission check failed");
+        browser.open(base + "/#/access");
+        assertEquals("permission check failed", browser.waitText("main .lazy .msg.error", "permission"));
+        assertTrue(browser.waitText("table.users tbody", "alice").startsWith("alice@pbs"));
+        assertEquals(1, browser.all("table.users tbody tr").size(), "only her own user");
+        browser.open(base + "/#/maintenance/store2");
+        browser.find("#gc-run").click();
+        error = browser.waitText("#notice", "permission check failed");
         assertTrue(error.startsWith("Start GC now: permission check failed"), error); // PBS's one line, no stack trace
         assertFalse(error.contains("\n") || error.contains("Exception"), error);
         browser.screenshot("permission-error");
     }
 
     @Test
-    @Order(11)
+    @Order(12)
     void anExpiredSessionGoesBackToTheLoginWithAMessage() {
         browser.open(base + "/#/dashboard");
         browser.waitText("#username", "alice@pbs");

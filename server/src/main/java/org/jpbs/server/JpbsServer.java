@@ -44,6 +44,7 @@ public final class JpbsServer implements AutoCloseable {
     private final ServerContext context;
     private final String fingerprint;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private org.jpbs.server.rrd.RrdSampler sampler;
 
     private JpbsServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService virtualThreads,
                        ExecutorService chunkWorkers, Channel serverChannel, ChannelGroup connections,
@@ -127,6 +128,9 @@ public final class JpbsServer implements AutoCloseable {
             Channel ch = b.bind(addr).syncUninterruptibly().channel();
             JpbsServer s = new JpbsServer(boss, workers, virtualThreads, chunkWorkers, ch, connections, ctx,
                     cert.fingerprint());
+            // usage and I/O every minute into <config>/rrdb (charts, estimated full date; docs/webui.md)
+            s.sampler = org.jpbs.server.rrd.RrdSampler.start(org.jpbs.server.rrd.RrdStore.forConfigDir(config.configDir()),
+                    services.datastores(), config.configDir());
             LOG.log(Level.INFO, "jpbs server listening on " + ch.localAddress() + ", certificate fingerprint "
                     + s.fingerprint + ", datastore config " + services.datastores().store().file());
             return s;
@@ -199,6 +203,9 @@ public final class JpbsServer implements AutoCloseable {
             return;
         }
         serverChannel.close().syncUninterruptibly();
+        if (sampler != null) {
+            sampler.close();
+        }
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         drainEventLoops();
         virtualThreads.shutdown();

@@ -45,6 +45,7 @@ import org.jpbs.server.http.RestResponse;
  * <li>{@code GET /api2/json/status/datastore-usage};</li>
  * <li>{@code GET access/users}, {@code POST access/users/{userid}/token/{token-name}}, {@code GET access/acl}
  *     ({@link AccessApi}); {@code GET nodes/{node}/certificates/info} ({@link CertificateApi});</li>
+ * <li>{@code GET admin/datastore/{store}/rrd}, {@code GET nodes/{node}/rrd} ({@link RrdApi});</li>
  * <li>{@code /api2/json/nodes/{node}/tasks[/{upid}[/status|/log]]} ({@link TasksApi}).</li>
  * </ul>
  * Datastores come from the server's {@link DatastoreCache} ({@code datastore.cfg} plus the
@@ -66,7 +67,7 @@ public final class JpbsRestHandler implements RestHandler {
             "GET namespace", "GET files", "GET status", "GET download", "GET gc", "POST gc", "POST prune",
             "POST prune-datastore", "POST verify", "GET active-operations", "GET notes", "PUT notes",
             "GET group-notes", "PUT group-notes", "GET protected", "PUT protected", "POST change-owner",
-            "POST namespace", "DELETE namespace", "POST upload-backup-log");
+            "POST namespace", "DELETE namespace", "POST upload-backup-log", "GET rrd");
 
     private final FileAuthenticator auth;
     private final ServerServices services;
@@ -158,6 +159,11 @@ public final class JpbsRestHandler implements RestHandler {
             Access acc = access(req);
             return AccessApi.createToken(acc, decode(seg.get(2), "userid"), decode(seg.get(4), "token-name"), req.params());
         }
+        if (seg.size() == 3 && seg.get(0).equals("nodes") && seg.get(2).equals("rrd") && m.equals("GET")) {
+            Access acc = access(req);
+            TasksApi.checkNode(decode(seg.get(1), "node"));
+            return RrdApi.node(acc, req.rawQuery(), java.time.Instant.now().getEpochSecond());
+        }
         if (seg.size() == 4 && seg.get(0).equals("nodes") && seg.get(2).equals("certificates") && seg.get(3).equals("info")
                 && m.equals("GET")) {
             Access acc = access(req);
@@ -216,6 +222,7 @@ public final class JpbsRestHandler implements RestHandler {
             case "POST namespace" -> NamespaceApi.create(acc, store, req.params());
             case "DELETE namespace" -> NamespaceApi.delete(acc, store, req.params());
             case "POST upload-backup-log" -> SnapshotAdminApi.uploadBackupLog(acc, store, q, req.body());
+            case "GET rrd" -> RrdApi.datastore(acc, store, q, java.time.Instant.now().getEpochSecond());
             default -> DatastoreJobsApi.activeOperations(acc, services, store, q);
         };
     }

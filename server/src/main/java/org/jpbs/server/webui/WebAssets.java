@@ -60,12 +60,17 @@ public final class WebAssets {
             all.update(body);
             files.put(e.getKey(), new Asset(body, contentType(e.getKey()), "\"" + hash.substring(0, 32) + "\""));
         }
-        return new WebAssets(Map.copyOf(files), HexFormat.of().formatHex(all.digest()).substring(0, 16));
+        return new WebAssets(java.util.Collections.unmodifiableMap(files), HexFormat.of().formatHex(all.digest()).substring(0, 16));
     }
 
     /** The build id: a hash over every file (changes whenever one does). */
     public String build() {
         return build;
+    }
+
+    /** The names of every file, in load order. */
+    public java.util.Set<String> names() {
+        return files.keySet();
     }
 
     /** The file at {@code name} (relative, e.g. {@code app.js}), if it is one of ours. */

@@ -7,6 +7,7 @@ import * as datastore from './pages/datastore.js';
 import * as tasks from './pages/tasks.js';
 import * as task from './pages/task.js';
 import * as maintenance from './pages/maintenance.js';
+import * as access from './pages/access.js';
 
 const routes = [
   { re: /^#\/?$|^#\/dashboard$/, page: dashboard, nav: 'dashboard' },
@@ -14,6 +15,7 @@ const routes = [
   { re: /^#\/tasks$/, page: tasks, nav: 'tasks' },
   { re: /^#\/task\/(.+)$/, page: task, nav: 'tasks' },
   { re: /^#\/maintenance(?:\/([^/]+))?$/, page: maintenance, nav: 'maintenance' },
+  { re: /^#\/access$/, page: access, nav: 'access' },
 ];
 
 let loginMessage = null;
@@ -38,7 +40,8 @@ function header(stores) {
       link('#/dashboard', 'Dashboard', 'dashboard'),
       stores.map(s => link('#/datastore/' + encodeURIComponent(s.store), s.store, 'datastore:' + s.store)),
       link('#/tasks', 'Tasks', 'tasks'),
-      link('#/maintenance', 'Maintenance', 'maintenance')),
+      link('#/maintenance', 'Maintenance', 'maintenance'),
+      link('#/access', 'Access', 'access')),
     h('span', { class: 'who' }, h('span', { id: 'username' }, api.user()), ' ',
       h('button', { id: 'logout', onclick: () => { api.logout(); loginMessage = 'Logged out.'; location.hash = '#/'; route(); } }, 'Log out'))));
 }

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and {@code GET nodes/localhost/certificates/info} per caller: root@pam (ticket), alice@pbs
  * (ticket; DatastoreAdmin on /datastore), her tokens with each datastore role, and bob@pbs, a
  * foreign user. Datastore roles give no privilege on /access or /system: everyone but root sees
- * only themselves and cannot read the certificate.
+ * only themselves and cannot read the certificate or the host metrics. Also the metrics API
+ * ({@code admin/datastore/{store}/rrd}, {@code nodes/localhost/rrd}) and the usage history.
  */
 class AccessApiTest {
     static final String[][] ROLES = {{"backup", "DatastoreBackup"}, {"power", "DatastorePowerUser"},
@@ -48,6 +49,7 @@ class AccessApiTest {
         cfg.setPassword("root@pam", "root-password-1");
         cfg.addUser("alice@pbs", "alice-password-1", "Alice");
         cfg.addUser("bob@pbs", "bob-password-1", null);
+        cfg.addUser("carol@pbs", "carol-password-1", null); // no ACL entry at all
         cfg.updateAcl("/datastore", "alice@pbs", "DatastoreAdmin", true, false);
         cfg.updateAcl("/datastore/store", "bob@pbs", "DatastoreBackup", true, false);
         for (String[] r : ROLES) {
@@ -58,11 +60,33 @@ class AccessApiTest {
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, Map.of("store", tmp.resolve("ds")), "127.0.0.1", 0);
         Datastore.create(tmp.resolve("ds"), SyncLevel.NONE);
+        samplesOfTheLast20Days(config);
         server = JpbsServer.start(sc, auth, JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO));
         http = new Client(server.port());
         caller.put("root", login("root@pam", "root-password-1"));
         caller.put("alice", login("alice@pbs", "alice-password-1"));
         caller.put("bob", login("bob@pbs", "bob-password-1"));
+        caller.put("carol", login("carol@pbs", "carol-password-1"));
+    }
+
+    static long now = System.currentTimeMillis() / 1000;
+    static double usedNow;
+
+    /**
+     * Before the server (and its sampler) starts: usage growing linearly to what the disk holds
+     * now, one point a day, and one write rate 30 s ago. The sampler's own first point (now) lies
+     * on the same line.
+     */
+    static void samplesOfTheLast20Days(Path config) throws Exception {
+        java.nio.file.FileStore fs = java.nio.file.Files.getFileStore(tmp.resolve("ds"));
+        long total = fs.getTotalSpace();
+        usedNow = (double) (total - fs.getUnallocatedSpace()) / total;
+        org.jpbs.server.rrd.RrdStore rrd = org.jpbs.server.rrd.RrdStore.forConfigDir(config);
+        for (int d = 20; d >= 1; d--) {
+            rrd.update("datastore/store/total", now - d * 86400L, total);
+            rrd.update("datastore/store/used", now - d * 86400L, total * usedNow * (1 - d / 40.0));
+        }
+        rrd.update("datastore/store/write_bytes", now - 30, 4096);
     }
 
     static Map<String, String> login(String user, String password) throws Exception {
@@ -94,7 +118,7 @@ class AccessApiTest {
     void usersAreListedWithSysAuditElseOnlyTheCallersOwn() throws Exception {
         Resp all = http.get("/api2/json/access/users?include_tokens=1", caller.get("root"));
         assertEquals(200, all.status(), all.text());
-        assertEquals(List.of("root@pam", "alice@pbs", "bob@pbs"), field(all.json().get("data"), "userid"));
+        assertEquals(List.of("root@pam", "alice@pbs", "bob@pbs", "carol@pbs"), field(all.json().get("data"), "userid"));
         JsonNode alice = all.json().get("data").get(1);
         assertEquals("Alice", alice.get("comment").asText());
         assertEquals(List.of("alice@pbs!backup", "alice@pbs!power", "alice@pbs!admin", "alice@pbs!audit", "alice@pbs!reader"),
@@ -181,6 +205,61 @@ class AccessApiTest {
             Resp d = http.get("/api2/json/nodes/localhost/certificates/info", caller.get(who));
             assertEquals(403, d.status(), who);
             assertEquals("permission check failed", d.text());
+        }
+    }
+
+    @Test
+    void datastoreMetricsNeedAuditOrBackupAndFollowTheSamples() throws Exception {
+        String q = "/api2/json/admin/datastore/store/rrd?timeframe=hour&cf=AVERAGE";
+        for (String who : List.of("root", "alice", "bob", "backup", "power", "admin", "audit", "reader")) {
+            Resp r = http.get(q, caller.get(who));
+            assertEquals(200, r.status(), who + ": " + r.text());
+        }
+        JsonNode hour = http.get(q, caller.get("audit")).json().get("data");
+        assertEquals(61, hour.size(), "one point a minute for the last hour");
+        assertEquals(List.of("time"), fieldNames(hour.get(0)));
+        JsonNode written = null;
+        for (JsonNode point : hour) {
+            if (point.get("time").asLong() == (now - 30) / 60 * 60) {
+                written = point;
+            }
+        }
+        assertEquals(4096.0, written.get("write_bytes").asDouble(), hour.toString());
+        assertEquals(hour.get(0).get("time").asLong() + 60, hour.get(1).get("time").asLong());
+        JsonNode month = http.get("/api2/json/admin/datastore/store/rrd?timeframe=month&cf=MAX", caller.get("root")).json().get("data");
+        assertEquals(1441, month.size(), "30-minute slots for 30 days");
+        Resp none = http.get(q, caller.get("carol"));
+        assertEquals(403, none.status());
+        assertEquals("permission check failed", none.text());
+        assertEquals(403, http.get("/api2/json/admin/datastore/nostore/rrd?timeframe=hour&cf=MAX", caller.get("root")).status());
+        Resp bad = http.get("/api2/json/admin/datastore/store/rrd?timeframe=minute&cf=MAX", caller.get("root"));
+        assertEquals(400, bad.status());
+        assertEquals("parameter verification failed - 'timeframe': value 'minute' is not defined in the enumeration.", bad.text());
+        Resp missing = http.get("/api2/json/admin/datastore/store/rrd?timeframe=day", caller.get("root"));
+        assertEquals("parameter verification failed - 'cf': parameter is missing and it is not optional.", missing.text());
+
+        JsonNode usage = http.get("/api2/json/status/datastore-usage", caller.get("root")).json().get("data").get(0);
+        long full = usage.get("estimated-full-date").asLong();
+        double perDay = usedNow / 40; // the slope of the samples
+        long expected = now + (long) ((1 - usedNow) / perDay * 86400);
+        assertTrue(Math.abs(full - expected) < (expected - now) / 20, "estimated full " + full + ", expected about " + expected);
+        int known = 0;
+        for (JsonNode h : usage.get("history")) {
+            known += h.isNull() ? 0 : 1;
+        }
+        assertEquals(21, known, "one history point per sampled day, and the sampler's own");
+    }
+
+    @Test
+    void hostMetricsNeedSysAudit() throws Exception {
+        org.jpbs.server.rrd.RrdStore.forConfigDir(tmp.resolve("config")).update("host/loadavg",
+                System.currentTimeMillis() / 1000, 0.5);
+        Resp r = http.get("/api2/json/nodes/localhost/rrd?timeframe=day&cf=MAX", caller.get("root"));
+        assertEquals(200, r.status(), r.text());
+        assertEquals(1441, r.json().get("data").size());
+        for (String who : List.of("alice", "bob", "carol", "backup", "power", "admin", "audit", "reader")) {
+            Resp d = http.get("/api2/json/nodes/localhost/rrd?timeframe=day&cf=MAX", caller.get(who));
+            assertEquals(403, d.status(), who);
         }
     }
 }
