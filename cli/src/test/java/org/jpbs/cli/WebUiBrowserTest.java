@@ -279,6 +279,24 @@ class WebUiBrowserTest {
     }
 
     @Test
+    @Order(7)
+    void chartsDrawTheSampledUsage() throws Exception {
+        browser.open(base + "/#/datastore/store1");
+        browser.find("#charts-link").click();
+        browser.find("#chart-usage canvas");
+        browser.find("#chart-io canvas");
+        String points = browser.waitText("#chart-points", "points sampled");
+        JsonNode day = api("/admin/datastore/store1/rrd?timeframe=day&cf=AVERAGE");
+        long sampled = 0;
+        for (JsonNode p : day) {
+            sampled += p.has("used") ? 1 : 0;
+        }
+        assertTrue(sampled >= 1, "the server sampled at start");
+        assertEquals(sampled + " of " + day.size() + " points sampled (one a minute while the server runs).", points);
+        browser.screenshot("charts");
+    }
+
+    @Test
     @Order(8)
     void aNewTokensSecretIsShownOnceAndTheFingerprintCanBeCopied() throws Exception {
         browser.open(base + "/#/access");
@@ -303,7 +321,7 @@ class WebUiBrowserTest {
     void atPhoneWidthNoPageScrollsSideways() {
         try {
             browser.size(375, 800);
-            for (String page : List.of("#/dashboard", "#/datastore/store1", "#/tasks", "#/maintenance/store1", "#/access")) {
+            for (String page : List.of("#/dashboard", "#/datastore/store1", "#/tasks", "#/maintenance/store1", "#/access", "#/charts/store1")) {
                 browser.open(base + "/" + page);
                 browser.find("main h1");
                 browser.find("main .table-wrap, main .tree, main .card");

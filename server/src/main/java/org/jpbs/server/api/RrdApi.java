@@ -24,6 +24,8 @@ import org.jpbs.server.rrd.RrdStore;
  */
 final class RrdApi {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    /** Samples must cover a day before a full date is estimated (PBS estimates from any two points). */
+    static final long MIN_ESTIMATE_SPAN = 86400;
 
     private RrdApi() {}
 
@@ -95,8 +97,8 @@ final class RrdApi {
 
     /**
      * Fills {@code history} ({@code points} values of used/total, null where unknown, from
-     * {@code historyStart} every {@code delta} seconds) and, with two or more known points, PBS's
-     * {@code estimated-full-date}: the time the least-squares line through them reaches 1.0
+     * {@code historyStart} every {@code delta} seconds) and, with known points spanning at least
+     * {@link #MIN_ESTIMATE_SPAN} seconds, PBS's {@code estimated-full-date}: the time the least-squares line through them reaches 1.0
      * (0 when usage does not grow; a date in the past when it shrinks).
      */
     static void usageHistory(Access acc, String store, ObjectNode o, long historyStart, long delta, int points) {
@@ -106,6 +108,8 @@ final class RrdApi {
         double[] total = rrd.extract("datastore/" + store + "/total", delta, historyStart, end, Rrd.Cf.AVERAGE).values();
         ArrayNode h = o.putArray("history");
         double n = 0;
+        double firstX = Double.NaN;
+        double lastX = Double.NaN;
         double sx = 0;
         double sy = 0;
         double sxx = 0;
@@ -118,13 +122,15 @@ final class RrdApi {
             }
             h.add(u);
             double x = historyStart + i * delta;
+            firstX = n == 0 ? x : firstX;
+            lastX = x;
             n++;
             sx += x;
             sy += u;
             sxx += x * x;
             sxy += x * u;
         }
-        if (n >= 2) {
+        if (n >= 2 && lastX - firstX >= MIN_ESTIMATE_SPAN) {
             double denom = n * sxx - sx * sx;
             double b = denom == 0 ? 0 : (n * sxy - sx * sy) / denom;
             double a = (sy - b * sx) / n;

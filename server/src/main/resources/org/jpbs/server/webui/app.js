@@ -8,6 +8,7 @@ import * as tasks from './pages/tasks.js';
 import * as task from './pages/task.js';
 import * as maintenance from './pages/maintenance.js';
 import * as access from './pages/access.js';
+import * as charts from './pages/charts.js';
 
 const routes = [
   { re: /^#\/?$|^#\/dashboard$/, page: dashboard, nav: 'dashboard' },
@@ -16,6 +17,7 @@ const routes = [
   { re: /^#\/task\/(.+)$/, page: task, nav: 'tasks' },
   { re: /^#\/maintenance(?:\/([^/]+))?$/, page: maintenance, nav: 'maintenance' },
   { re: /^#\/access$/, page: access, nav: 'access' },
+  { re: /^#\/charts\/([^/]+)$/, page: charts, nav: 'datastore' },
 ];
 
 let loginMessage = null;

@@ -6,7 +6,8 @@ import { h, fmtBytes, fmtTime, badge, action, showInfo, showError, taskHref, tab
 export async function render(main, ctx) {
   const store = ctx.args[0];
   main.append(h('h1', {}, 'Datastore ', h('span', { class: 'mono' }, store)),
-    h('p', { class: 'links' }, h('a', { href: '#/maintenance/' + encodeURIComponent(store) }, 'Maintenance (GC, prune, verify)')));
+    h('p', { class: 'links' }, h('a', { href: '#/maintenance/' + encodeURIComponent(store) }, 'Maintenance (GC, prune, verify)'), ' · ',
+      h('a', { href: '#/charts/' + encodeURIComponent(store), id: 'charts-link' }, 'Charts (usage, throughput)')));
   let namespaces;
   try {
     namespaces = (await api.get(api.ds(store, 'namespace'))).map(n => n.ns || '');
