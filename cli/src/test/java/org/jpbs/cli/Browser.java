@@ -73,6 +73,18 @@ final class Browser implements AutoCloseable {
         }, "element " + css);
     }
 
+    /** Clicks the element, finding it again if the page re-rendered it meanwhile (a stale element). */
+    void click(String css) {
+        waitFor(d -> {
+            try {
+                find(css).click();
+                return true;
+            } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                return null;
+            }
+        }, "click on " + css);
+    }
+
     List<WebElement> all(String css) {
         return driver.findElements(By.cssSelector(css));
     }
@@ -90,7 +102,8 @@ final class Browser implements AutoCloseable {
     }
 
     <T> T waitFor(Function<WebDriver, T> until, String what, Duration timeout) {
-        return new WebDriverWait(driver, timeout).withMessage(() -> "waiting for " + what).until(until);
+        return new WebDriverWait(driver, timeout).withMessage(() -> "waiting for " + what)
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(until);
     }
 
     Object js(String script, Object... args) {

@@ -51,7 +51,7 @@ class WebUiBrowserTest {
     static final String ALICE_PASSWORD = "alice-password-1";
     static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
+    @TempDir(factory = FastTempDirs.class)
     static Path tmp;
     static JpbsServer server;
     static Browser browser;
@@ -133,6 +133,12 @@ class WebUiBrowserTest {
         if (http != null) {
             http.close();
         }
+        try {
+            FastTempDirs.deleteTree(tmp.resolve("store1"));
+            FastTempDirs.deleteTree(tmp.resolve("store2"));
+        } catch (java.io.IOException e) {
+            System.err.println("datastores not removed: " + e);
+        }
     }
 
     static HttpResponse<String> send(String method, String path, Map<String, String> headers, String form) throws Exception {
@@ -160,7 +166,7 @@ class WebUiBrowserTest {
     }
 
     static void logout() {
-        browser.find("#logout").click();
+        browser.click("#logout");
         browser.find("#login-user");
     }
 
@@ -222,8 +228,8 @@ class WebUiBrowserTest {
     @Order(4)
     void forgettingASnapshotRemovesIt() throws Exception {
         browser.open(base + "/#/datastore/store1");
-        browser.find("details.group[data-group='host/old'] > summary").click();
-        browser.find("details.group[data-group='host/old'] button.forget").click();
+        browser.click("details.group[data-group='host/old'] > summary");
+        browser.click("details.group[data-group='host/old'] button.forget");
         browser.waitFor(d -> { try { d.switchTo().alert().accept(); return true; } catch (RuntimeException e) { return null; } }, "confirm");
         browser.waitText("#notice", "Snapshot removed");
         assertEquals(0, api("/admin/datastore/store1/snapshots?backup-type=host&backup-id=old").size());
@@ -233,8 +239,8 @@ class WebUiBrowserTest {
     @Order(5)
     void gcRunsAndItsLogIsFollowedToTaskOk() {
         browser.open(base + "/#/maintenance/store1");
-        browser.find("#gc-run").click();
-        browser.find("#notice a.upid").click();
+        browser.click("#gc-run");
+        browser.click("#notice a.upid");
         browser.waitFor(d -> browser.find("#task-log").getText().contains("TASK OK") ? true : null, "TASK OK in the log",
                 Duration.ofSeconds(60));
         browser.waitText("#task-status", "OK");
@@ -248,7 +254,7 @@ class WebUiBrowserTest {
         backup2("--backup-id", "100");
         browser.open(base + "/#/maintenance/store1");
         browser.find("#prune-keep-last").sendKeys("1");
-        browser.find("#prune-simulate").click();
+        browser.click("#prune-simulate");
         String summary = browser.waitText("#prune-summary", "would be removed");
         assertEquals("1 kept, 1 would be removed.", summary);
         assertEquals(2, api("/admin/datastore/store1/snapshots?backup-type=vm&backup-id=100").size(), "a dry run removes nothing");
@@ -282,7 +288,7 @@ class WebUiBrowserTest {
     @Order(7)
     void chartsDrawTheSampledUsage() throws Exception {
         browser.open(base + "/#/datastore/store1");
-        browser.find("#charts-link").click();
+        browser.click("#charts-link");
         browser.find("#chart-usage canvas");
         browser.find("#chart-io canvas");
         String points = browser.waitText("#chart-points", "points sampled");
@@ -302,7 +308,7 @@ class WebUiBrowserTest {
         browser.open(base + "/#/access");
         assertEquals(server.fingerprint(), browser.find("#fingerprint").getText());
         browser.find("#token-name").sendKeys("ui");
-        browser.find("#token-create").click();
+        browser.click("#token-create");
         String secret = browser.find("#token-value").getText();
         assertTrue(secret.matches("[0-9a-f-]{36}"), secret);
         assertEquals("root@pam!ui", browser.find("#token-id").getText());
@@ -368,14 +374,14 @@ class WebUiBrowserTest {
         String tree = browser.waitText("#content-tree", "alice");
         assertFalse(tree.contains("rootonly"), tree);
         browser.open(base + "/#/maintenance/store2");
-        browser.find("#gc-run").click();
+        browser.click("#gc-run");
         String error = browser.waitText("#notice", "permission check failed");
         browser.open(base + "/#/access");
         assertEquals("permission check failed", browser.waitText("main .lazy .msg.error", "permission"));
         assertTrue(browser.waitText("table.users tbody", "alice").startsWith("alice@pbs"));
         assertEquals(1, browser.all("table.users tbody tr").size(), "only her own user");
         browser.open(base + "/#/maintenance/store2");
-        browser.find("#gc-run").click();
+        browser.click("#gc-run");
         error = browser.waitText("#notice", "permission check failed");
         assertTrue(error.startsWith("Start GC now: permission check failed"), error); // PBS's one line, no stack trace
         assertFalse(error.contains("\n") || error.contains("Exception"), error);

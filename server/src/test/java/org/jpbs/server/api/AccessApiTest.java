@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AccessApiTest {
     static final String[][] ROLES = {{"backup", "DatastoreBackup"}, {"power", "DatastorePowerUser"},
             {"admin", "DatastoreAdmin"}, {"audit", "DatastoreAudit"}, {"reader", "DatastoreReader"}};
-    @TempDir
+    @TempDir(factory = org.jpbs.server.ShmTempDirFactory.class)
     static Path tmp;
     static JpbsServer server;
     static Client http;
