@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -92,22 +90,12 @@ class AccessApiTest {
     }
 
     static Map<String, String> login(String user, String password) throws Exception {
-        Resp r = http.send("POST", "/api2/json/access/ticket", Map.of(), "username=" + URLEncoder.encode(user, StandardCharsets.UTF_8)
-                + "&password=" + password);
-        assertEquals(200, r.status(), r.text());
-        JsonNode t = r.json().get("data");
-        return Map.of("Cookie", "PBSAuthCookie=" + URLEncoder.encode(t.get("ticket").asText(), StandardCharsets.UTF_8),
-                "CSRFPreventionToken", t.get("CSRFPreventionToken").asText());
+        return ApiTestSupport.login(http, user, password);
     }
 
     @AfterAll
-    static void stop() {
-        if (http != null) {
-            http.close();
-        }
-        if (server != null) {
-            server.close();
-        }
+    static void stop() throws Exception {
+        ApiTestSupport.close(http, server);
     }
 
     static List<String> field(JsonNode array, String name) {
