@@ -45,6 +45,7 @@ public final class JpbsServer implements AutoCloseable {
     private final String fingerprint;
     private final AtomicBoolean closed = new AtomicBoolean();
     private org.jpbs.server.rrd.RrdSampler sampler;
+    private volatile org.jpbs.server.metrics.MetricPusher metricPusher; // metricserver.cfg push ({@code docs/metrics.md})
 
     private JpbsServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService virtualThreads,
                        ExecutorService chunkWorkers, Channel serverChannel, ChannelGroup connections,
@@ -131,6 +132,8 @@ public final class JpbsServer implements AutoCloseable {
             // usage and I/O every minute into <config>/rrdb (charts, estimated full date; docs/webui.md)
             s.sampler = org.jpbs.server.rrd.RrdSampler.start(org.jpbs.server.rrd.RrdStore.forConfigDir(config.configDir()),
                     services.datastores(), config.configDir());
+            s.metricPusher = new org.jpbs.server.metrics.MetricPusher(config.configDir(), services.tasks().node(),
+                    () -> org.jpbs.server.metrics.DatastoreUsage.of(services.datastores()));
             LOG.log(Level.INFO, "jpbs server listening on " + ch.localAddress() + ", certificate fingerprint "
                     + s.fingerprint + ", datastore config " + services.datastores().store().file());
             return s;
@@ -201,6 +204,10 @@ public final class JpbsServer implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        context.services().scheduler().close(); // no new scheduled task; running ones end with the executors
+        if (metricPusher != null) {
+            metricPusher.close();
         }
         serverChannel.close().syncUninterruptibly();
         if (sampler != null) {

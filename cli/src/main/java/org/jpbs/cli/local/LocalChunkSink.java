@@ -34,7 +34,7 @@ public final class LocalChunkSink implements ChunkSink {
     @Override
     public void reuse(Digest digest) throws IOException {
         if (!store.touch(digest)) {
-            throw new MissingChunkException(digest, "vanished from " + store.chunkPath(digest).getParent()
+            throw new MissingChunkException(digest, "vanished from " + store.location(digest)
                     + " during the backup");
         }
     }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.jpbs.server.auth.AclConfig;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.AuthState;
@@ -15,8 +14,8 @@ import org.jpbs.server.auth.Privilege;
 import org.jpbs.server.auth.SectionConfig.Section;
 import org.jpbs.server.auth.UserConfig;
 import org.jpbs.server.http.ApiException;
-import org.jpbs.server.http.Params;
 import org.jpbs.server.http.RestResponse;
+import org.jpbs.server.routing.ApiParams;
 
 /**
  * The access calls the web interface needs, as PBS ({@code docs/api.md#access}):
@@ -40,8 +39,7 @@ final class AccessApi {
     }
 
     /** {@code GET access/users}. */
-    static RestResponse users(Access acc, String query) {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("include_tokens"));
+    static RestResponse users(Access acc, ApiParams p) {
         boolean tokens = p.bool("include_tokens", false);
         Authid me = Authid.parse(acc.authid());
         boolean all = has(acc, USERS_PATH, Privilege.SYS_AUDIT);
@@ -97,9 +95,17 @@ final class AccessApi {
         }
     }
 
+    /** The {@code {userid}} path variable: a user, not a token. */
+    static String checkUserid(String v) {
+        try {
+            return Authid.parseUser(v).toString();
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badParam("userid", "value does not match the regex pattern");
+        }
+    }
+
     /** {@code POST access/users/{userid}/token/{token-name}}: a new token, its secret answered once. */
-    static RestResponse createToken(Access acc, String userid, String tokenName, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, Set.of("comment", "digest"));
+    static RestResponse createToken(Access acc, String userid, String tokenName, ApiParams p) throws IOException {
         Authid user;
         Authid token;
         try {
@@ -136,8 +142,7 @@ final class AccessApi {
     }
 
     /** {@code GET access/acl}. */
-    static RestResponse acl(Access acc, String query) {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("path", "exact"));
+    static RestResponse acl(Access acc, ApiParams p) {
         String path = p.opt("path").orElse(null);
         boolean exact = p.bool("exact", false);
         Authid me = Authid.parse(acc.authid());

@@ -14,7 +14,6 @@ import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
 import java.util.List;
-import java.util.Set;
 import org.jpbs.server.auth.Privilege;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.RestResponse;
@@ -32,8 +31,7 @@ final class CertificateApi {
 
     private CertificateApi() {}
 
-    static RestResponse info(Access acc, Path configDir, String query) throws IOException {
-        ApiParams.ofQuery(query, Set.of());
+    static RestResponse info(Access acc, Path configDir) throws IOException {
         if ((acc.auth().privileges(acc.authid(), List.of("system", "certificates")) & Privilege.SYS_AUDIT.bit()) == 0) {
             throw new ApiException(403, "permission check failed");
         }

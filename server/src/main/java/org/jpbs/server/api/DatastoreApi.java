@@ -27,6 +27,7 @@ import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.H2Response;
 import org.jpbs.server.http.RestResponse;
@@ -47,8 +48,7 @@ final class DatastoreApi {
     private DatastoreApi() {}
 
     /** {@code GET .../groups} ({@code ns}). */
-    static RestResponse groups(Access acc, String store, String query) throws IOException {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("ns"));
+    static RestResponse groups(Access acc, String store, ApiParams p) throws IOException {
         BackupNamespace ns = p.namespace("ns");
         boolean all = acc.checkFull(store, ns, Access.AUDIT, Access.BACKUP);
         try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
@@ -76,8 +76,7 @@ final class DatastoreApi {
      * 8 bytes each). Checks and the datastore lookup happen first, so refusals still get their
      * status code.
      */
-    static RestResponse snapshots(Access acc, String store, String query) throws IOException {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("ns", "backup-type", "backup-id"));
+    static RestResponse snapshots(Access acc, String store, ApiParams p) throws IOException {
         Optional<String> id = p.optBackupId();
         Optional<BackupType> type = p.optBackupType();
         BackupNamespace ns = p.namespace("ns");
@@ -125,8 +124,7 @@ final class DatastoreApi {
      * answer is 403 {@code "permission check failed"} if nothing below is visible either (so
      * the existence of a namespace does not leak).
      */
-    static RestResponse namespaces(Access acc, String store, String query) throws IOException {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("parent", "max-depth"));
+    static RestResponse namespaces(Access acc, String store, ApiParams p) throws IOException {
         Optional<Long> maxDepth = p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
         BackupNamespace parent = p.namespace("parent");
         if (!acc.exists(store)) {
@@ -189,8 +187,7 @@ final class DatastoreApi {
     }
 
     /** {@code GET .../files} (backup-type, backup-id, backup-time, ns). */
-    static RestResponse files(Access acc, String store, String query) throws IOException {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("backup-type", "backup-id", "backup-time", "ns"));
+    static RestResponse files(Access acc, String store, ApiParams p) throws IOException {
         BackupSnapshotRef ref = snapshotParam(p);
         try (DatastoreHandle h = checkSnapshotAccess(acc, store, ref, Access.AUDIT | Access.READ, Access.BACKUP,
                 Operation.READ)) {
@@ -203,8 +200,7 @@ final class DatastoreApi {
     }
 
     /** {@code GET .../download} (file-name + snapshot): the raw file as {@code application/octet-stream}. */
-    static RestResponse download(Access acc, String store, String query) throws IOException {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("backup-type", "backup-id", "backup-time", "file-name", "ns"));
+    static RestResponse download(Access acc, String store, ApiParams p) throws IOException {
         String fileName = p.fileName();
         BackupSnapshotRef ref = snapshotParam(p);
         try (DatastoreHandle h = checkSnapshotAccess(acc, store, ref, Access.READ, Access.BACKUP, Operation.READ)) {
@@ -218,8 +214,7 @@ final class DatastoreApi {
     }
 
     /** {@code DELETE .../snapshots} (forget: backup-type, backup-id, backup-time, ns). */
-    static RestResponse forget(Access acc, String store, String query) throws IOException {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("backup-type", "backup-id", "backup-time", "ns"));
+    static RestResponse forget(Access acc, String store, ApiParams p) throws IOException {
         BackupSnapshotRef ref = snapshotParam(p);
         try (DatastoreHandle h = checkSnapshotAccess(acc, store, ref, Access.MODIFY, Access.PRUNE, Operation.WRITE)) {
             Datastore ds = h.datastore();
@@ -247,12 +242,11 @@ final class DatastoreApi {
      * snapshots per type over all namespaces; a type without groups is null) and
      * {@code gc-status} (the {@code .gc-status} file, only with {@code Datastore.Audit}).
      */
-    static RestResponse status(Access acc, String store, String query) throws IOException {
+    static RestResponse status(Access acc, String store, ApiParams p) throws IOException {
         long privs = acc.exists(store) ? acc.privileges(store, BackupNamespace.ROOT) : 0;
         if ((privs & (Access.AUDIT | Access.BACKUP)) == 0) {
             throw new ApiException(403, "permission check failed");
         }
-        ApiParams p = ApiParams.ofQuery(query, Set.of("verbose"));
         boolean verbose = p.bool("verbose", false);
         boolean audit = (privs & Access.AUDIT) != 0;
         try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
@@ -296,11 +290,10 @@ final class DatastoreApi {
      * {@code GET .../gc}: the last garbage collection's status (the {@code .gc-status} file, or
      * all counters 0 if there was none); needs {@code Datastore.Audit}.
      */
-    static RestResponse gc(Access acc, String store, String query) throws IOException {
+    static RestResponse gc(Access acc, String store, ApiParams p) throws IOException {
         if (!acc.exists(store) || (acc.privileges(store, BackupNamespace.ROOT) & Access.AUDIT) == 0) {
             throw new ApiException(403, "permission check failed");
         }
-        ApiParams.ofQuery(query, Set.of());
         try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
             return RestResponse.data(gcStatus(h.datastore()));
         }
@@ -318,8 +311,7 @@ final class DatastoreApi {
      * (null where not sampled, {@link RrdApi#usageHistory}). A store seen only through a namespace ACL gives {@code {"store"}};
      * one whose lookup fails (e.g. offline) {@code {"error","store"}}. Config order.
      */
-    static RestResponse usage(Access acc, String query, long now) throws IOException {
-        ApiParams.ofQuery(query, Set.of());
+    static RestResponse usage(Access acc, ApiParams p, long now) throws IOException {
         ArrayNode out = F.arrayNode();
         for (String store : names(acc)) { // config order, as PBS
             long privs = acc.privileges(store, BackupNamespace.ROOT);

@@ -16,7 +16,7 @@ import org.jpbs.datastore.config.KeepOptions;
 import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.task.TaskJob;
 import org.jpbs.server.ServerServices;
-import org.jpbs.server.http.Params;
+import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.RestResponse;
 
 /**
@@ -29,13 +29,13 @@ import org.jpbs.server.http.RestResponse;
  * Stateless.
  */
 final class DatastoreJobsApi {
-    private static final Set<String> KEEP = Set.copyOf(KeepOptions.KEYS);
+    /** The {@code keep-*} options of a prune. */
+    static final List<String> KEEP = List.copyOf(KeepOptions.KEYS);
 
     private DatastoreJobsApi() {}
 
     /** {@code POST .../gc}: Datastore.Modify; task {@code garbage_collection}. */
-    static RestResponse gc(Access acc, ServerServices svc, String store, Params params) throws IOException {
-        ApiParams.of(params, Set.of());
+    static RestResponse gc(Access acc, ServerServices svc, String store, ApiParams p) throws IOException {
         acc.checkFull(store, BackupNamespace.ROOT, Access.MODIFY, 0);
         return start(acc, svc, store, "garbage_collection", h -> svc.jobs().garbageCollection(h));
     }
@@ -46,19 +46,8 @@ final class DatastoreJobsApi {
      * caller (400 {@code "backup owner check failed (<caller> != <owner>)"}), a whole-store or
      * namespace prune covers only the groups {@link Access#jobScope} lets it touch.
      */
-    static RestResponse prune(Access acc, ServerServices svc, String store, Params params, boolean wholeStore)
+    static RestResponse prune(Access acc, ServerServices svc, String store, ApiParams p, boolean wholeStore)
             throws IOException {
-        Set<String> allowed = new java.util.HashSet<>(KEEP);
-        allowed.addAll(List.of("ns", "dry-run", "max-depth"));
-        if (!wholeStore) {
-            allowed.addAll(List.of("backup-type", "backup-id", "use-task"));
-        }
-        ApiParams p = ApiParams.of(params, allowed);
-        for (String k : KEEP) {
-            p.optInteger(k, 1, Integer.MAX_VALUE);
-        }
-        p.bool("dry-run", false);
-        p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
         BackupType type = wholeStore ? null : p.backupType();
         String id = wholeStore ? null : p.backupId();
         BackupNamespace ns = p.namespace("ns");
@@ -81,22 +70,14 @@ final class DatastoreJobsApi {
      * groups (PBS): a single snapshot or group must be owned by the caller (400 {@code "backup
      * owner check failed ..."}), a namespace verify covers only the owned groups.
      */
-    static RestResponse verify(Access acc, ServerServices svc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, Set.of("backup-type", "backup-id", "backup-time",
-                "ignore-verified", "outdated-after", "max-depth", "ns"));
+    static RestResponse verify(Access acc, ServerServices svc, String store, ApiParams p) throws IOException {
         Optional<BackupType> type = p.optBackupType();
         Optional<String> id = p.optBackupId();
         boolean time = p.text("backup-time").isPresent(); // an integer in a JSON body, as the PBS client sends it
-        if (time) {
-            p.backupTime();
-        }
         if (!(type.isPresent() && id.isPresent()) && (type.isPresent() || id.isPresent() || time)) {
             // PBS: only type+id+time (snapshot), type+id (group) or none of them (namespace)
             throw new org.jpbs.server.http.ApiException(400, "parameters do not specify a backup group or snapshot");
         }
-        p.bool("ignore-verified", false);
-        p.optInteger("outdated-after", 0, Integer.MAX_VALUE);
-        p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
         BackupNamespace ns = p.namespace("ns");
         boolean full = acc.checkFull(store, ns, Access.VERIFY, Access.BACKUP);
         BackupGroupRef ownerCheck = full || type.isEmpty() ? null : new BackupGroupRef(ns, type.get(), id.get());
@@ -111,8 +92,7 @@ final class DatastoreJobsApi {
     }
 
     /** {@code GET .../active-operations}: {@code {"read": n, "write": n}} of this process; Datastore.Audit. */
-    static RestResponse activeOperations(Access acc, ServerServices svc, String store, String query) {
-        ApiParams.ofQuery(query, Set.of());
+    static RestResponse activeOperations(Access acc, ServerServices svc, String store, ApiParams p) {
         acc.checkFull(store, BackupNamespace.ROOT, Access.AUDIT, 0);
         int[] ops = svc.datastores().activeOperations(store);
         return RestResponse.data(JsonNodeFactory.instance.objectNode().put("read", ops[0]).put("write", ops[1]));

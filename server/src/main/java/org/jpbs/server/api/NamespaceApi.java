@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
-import java.util.Set;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.SafeId;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.Params;
 import org.jpbs.server.http.RestResponse;
@@ -24,13 +24,8 @@ import org.jpbs.server.http.RestResponse;
 final class NamespaceApi {
     private NamespaceApi() {}
 
-    /**
-     * {@code POST .../namespace} ({@code name}: safe id of 1..32 characters; {@code parent},
-     * default the root): creates {@code parent/name} (an existing one is fine); the parent must
-     * exist and the new depth be at most 7. Answers the new namespace as a string.
-     */
-    static RestResponse create(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, Set.of("name", "parent"));
+    /** The check of {@code name} of a new namespace: a safe id of 1..32 characters. */
+    static void checkName(ApiParams p) {
         String name = p.required("name");
         if (name.length() > 32) {
             throw ApiException.badParam("name", "value may only be 32 characters long");
@@ -41,6 +36,23 @@ final class NamespaceApi {
         if (!SafeId.isValid(name)) {
             throw ApiException.badParam("name", "value does not match the regex pattern");
         }
+    }
+
+    /** The check of the required {@code ns} of a namespace deletion. */
+    static void checkRequiredNs(ApiParams p) {
+        if (p.text("ns").isEmpty()) {
+            throw ApiException.badParam("ns", "parameter is missing and it is not optional.");
+        }
+        p.namespace("ns");
+    }
+
+    /**
+     * {@code POST .../namespace} ({@code name}: safe id of 1..32 characters; {@code parent},
+     * default the root): creates {@code parent/name} (an existing one is fine); the parent must
+     * exist and the new depth be at most 7. Answers the new namespace as a string.
+     */
+    static RestResponse create(Access acc, String store, ApiParams p) throws IOException {
+        String name = p.required("name");
         BackupNamespace parent = p.namespace("parent");
         if (parent.depth() >= BackupNamespace.MAX_DEPTH) {
             throw ApiException.badRequest("namespace to deep, " + (parent.depth() + 1) + " > max "
@@ -63,11 +75,7 @@ final class NamespaceApi {
      * `delete-groups` not true "}, {@code "group only partially deleted due to protected
      * snapshots"}), what could be removed stays removed (as PBS). Null.
      */
-    static RestResponse delete(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, Set.of("ns", "delete-groups"));
-        if (p.text("ns").isEmpty()) {
-            throw ApiException.badParam("ns", "parameter is missing and it is not optional.");
-        }
+    static RestResponse delete(Access acc, String store, ApiParams p) throws IOException {
         BackupNamespace ns = p.namespace("ns");
         boolean deleteGroups = p.bool("delete-groups", false);
         if (ns.isRoot()) {

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
-import java.util.Set;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.server.auth.Privilege;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.RestResponse;
+import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.rrd.Rrd;
 import org.jpbs.server.rrd.RrdSampler;
 import org.jpbs.server.rrd.RrdStore;
@@ -30,7 +30,7 @@ final class RrdApi {
     private RrdApi() {}
 
     /** PBS's timeframes: span in seconds and resolution. */
-    private static long[] timeframe(String tf) {
+    static long[] timeframe(String tf) {
         return switch (tf) {
             case "hour" -> new long[] {3600, 60};
             case "day" -> new long[] {86400, 60};
@@ -42,7 +42,7 @@ final class RrdApi {
         };
     }
 
-    private static Rrd.Cf cf(String cf) {
+    static Rrd.Cf cf(String cf) {
         return switch (cf) {
             case "AVERAGE" -> Rrd.Cf.AVERAGE;
             case "MAX" -> Rrd.Cf.MAX;
@@ -51,8 +51,7 @@ final class RrdApi {
     }
 
     /** {@code GET admin/datastore/{store}/rrd}. */
-    static RestResponse datastore(Access acc, String store, String query, long now) {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("timeframe", "cf"));
+    static RestResponse datastore(Access acc, String store, ApiParams p, long now) {
         String tf = p.required("timeframe");
         String cf = p.required("cf");
         long[] frame = timeframe(tf);
@@ -64,8 +63,7 @@ final class RrdApi {
     }
 
     /** {@code GET nodes/{node}/rrd}. */
-    static RestResponse node(Access acc, String query, long now) {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("timeframe", "cf"));
+    static RestResponse node(Access acc, ApiParams p, long now) {
         long[] frame = timeframe(p.required("timeframe"));
         Rrd.Cf fn = cf(p.required("cf"));
         if ((acc.auth().privileges(acc.authid(), List.of("system", "status")) & Privilege.SYS_AUDIT.bit()) == 0) {

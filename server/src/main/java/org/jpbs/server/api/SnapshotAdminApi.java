@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.util.Set;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
@@ -17,8 +16,8 @@ import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.auth.Authid;
+import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.ApiException;
-import org.jpbs.server.http.Params;
 import org.jpbs.server.http.RestResponse;
 
 /**
@@ -40,8 +39,6 @@ import org.jpbs.server.http.RestResponse;
  */
 final class SnapshotAdminApi {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final Set<String> GROUP = Set.of("backup-type", "backup-id", "ns");
-    private static final Set<String> SNAP = Set.of("backup-type", "backup-id", "backup-time", "ns");
     /** Length limits of PBS's Authid schema ({@code pbs-api-types}: min_length 3, max_length 64). */
     static final int AUTHID_MIN = 3;
     static final int AUTHID_MAX = 64;
@@ -49,8 +46,7 @@ final class SnapshotAdminApi {
     private SnapshotAdminApi() {}
 
     /** {@code GET .../notes}: the snapshot's notes, {@code ""} if none. */
-    static RestResponse getNotes(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, SNAP);
+    static RestResponse getNotes(Access acc, String store, ApiParams p) throws IOException {
         BackupSnapshotRef ref = snapshot(p);
         try (DatastoreHandle h = check(acc, store, ref.group(), Access.AUDIT, Access.BACKUP, Operation.READ)) {
             Datastore ds = h.datastore();
@@ -67,8 +63,7 @@ final class SnapshotAdminApi {
     }
 
     /** {@code PUT .../notes} ({@code notes}): rewrites the manifest's {@code unprotected.notes}; null. */
-    static RestResponse setNotes(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, with(SNAP, "notes"));
+    static RestResponse setNotes(Access acc, String store, ApiParams p) throws IOException {
         BackupSnapshotRef ref = snapshot(p);
         String notes = p.required("notes");
         try (DatastoreHandle h = check(acc, store, ref.group(), Access.MODIFY, Access.BACKUP, Operation.WRITE)) {
@@ -86,8 +81,7 @@ final class SnapshotAdminApi {
     }
 
     /** {@code GET .../group-notes}: the group's notes, {@code ""} if none. */
-    static RestResponse getGroupNotes(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, GROUP);
+    static RestResponse getGroupNotes(Access acc, String store, ApiParams p) throws IOException {
         BackupGroupRef group = group(p);
         try (DatastoreHandle h = check(acc, store, group, Access.AUDIT, Access.BACKUP, Operation.READ)) {
             return RestResponse.data(F.textNode(h.datastore().groupNotes(group)));
@@ -95,8 +89,7 @@ final class SnapshotAdminApi {
     }
 
     /** {@code PUT .../group-notes} ({@code notes}): replaces the group's {@code notes} file; null. */
-    static RestResponse setGroupNotes(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, with(GROUP, "notes"));
+    static RestResponse setGroupNotes(Access acc, String store, ApiParams p) throws IOException {
         BackupGroupRef group = group(p);
         String notes = p.required("notes");
         try (DatastoreHandle h = check(acc, store, group, Access.MODIFY, Access.BACKUP, Operation.WRITE)) {
@@ -117,8 +110,7 @@ final class SnapshotAdminApi {
      * snapshots"} unless {@code error-on-protected=false}. What could be removed stays removed.
      * Needs {@code Datastore.Modify}, or {@code Datastore.Prune} as owner.
      */
-    static RestResponse deleteGroup(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, with(GROUP, "error-on-protected"));
+    static RestResponse deleteGroup(Access acc, String store, ApiParams p) throws IOException {
         BackupGroupRef group = group(p);
         boolean errorOnProtected = p.bool("error-on-protected", true);
         try (DatastoreHandle h = check(acc, store, group, Access.MODIFY, Access.PRUNE, Operation.WRITE)) {
@@ -140,8 +132,7 @@ final class SnapshotAdminApi {
     }
 
     /** {@code GET .../protected}: whether the snapshot has its {@code .protected} marker. */
-    static RestResponse getProtection(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, SNAP);
+    static RestResponse getProtection(Access acc, String store, ApiParams p) throws IOException {
         BackupSnapshotRef ref = snapshot(p);
         try (DatastoreHandle h = check(acc, store, ref.group(), Access.AUDIT, Access.BACKUP, Operation.READ)) {
             return RestResponse.data(F.booleanNode(h.datastore().isProtected(ref)));
@@ -149,12 +140,8 @@ final class SnapshotAdminApi {
     }
 
     /** {@code PUT .../protected} ({@code protected}, boolean, required): creates or removes the marker; null. */
-    static RestResponse setProtection(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, with(SNAP, "protected"));
+    static RestResponse setProtection(Access acc, String store, ApiParams p) throws IOException {
         BackupSnapshotRef ref = snapshot(p);
-        if (p.text("protected").isEmpty()) {
-            throw ApiException.badParam("protected", "parameter is missing and it is not optional.");
-        }
         boolean protect = p.bool("protected", false);
         try (DatastoreHandle h = check(acc, store, ref.group(), Access.MODIFY, Access.BACKUP, Operation.WRITE)) {
             try {
@@ -175,24 +162,10 @@ final class SnapshotAdminApi {
      * {@code "<me> does not have permission to change owner of backup group '<g>' to <new>"};
      * the new owner must be an active user or token. Null.
      */
-    static RestResponse changeOwner(Access acc, String store, Params params) throws IOException {
-        ApiParams p = ApiParams.of(params, with(GROUP, "new-owner"));
+    static RestResponse changeOwner(Access acc, String store, ApiParams p) throws IOException {
         BackupGroupRef group = group(p);
         String newOwnerText = p.required("new-owner");
-        // PBS's Authid schema: 3..64 characters (Unicode scalar values), checked before the pattern
-        int chars = newOwnerText.codePointCount(0, newOwnerText.length());
-        if (chars < AUTHID_MIN) {
-            throw ApiException.badParam("new-owner", "value must be at least " + AUTHID_MIN + " characters long");
-        }
-        if (chars > AUTHID_MAX) {
-            throw ApiException.badParam("new-owner", "value may only be " + AUTHID_MAX + " characters long");
-        }
-        Authid newOwner;
-        try {
-            newOwner = Authid.parse(newOwnerText);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badParam("new-owner", "value does not match the regex pattern");
-        }
+        Authid newOwner = Authid.parse(newOwnerText); // checked by checkNewOwner
         boolean full = acc.checkFull(store, group.ns(), Access.MODIFY, Access.BACKUP);
         try (DatastoreHandle h = acc.lookup(store, Operation.WRITE)) {
             Datastore ds = h.datastore();
@@ -212,6 +185,34 @@ final class SnapshotAdminApi {
                 throw noGroup(group);
             }
             return RestResponse.data(NullNode.getInstance());
+        }
+    }
+
+    /** The check of a required {@code protected} boolean. */
+    static void checkProtected(ApiParams p) {
+        if (p.text("protected").isEmpty()) {
+            throw ApiException.badParam("protected", "parameter is missing and it is not optional.");
+        }
+        p.bool("protected", false);
+    }
+
+    /**
+     * The check of {@code new-owner}: PBS's Authid schema, 3..64 characters (Unicode scalar
+     * values) checked before the pattern.
+     */
+    static void checkNewOwner(ApiParams p) {
+        String v = p.required("new-owner");
+        int chars = v.codePointCount(0, v.length());
+        if (chars < AUTHID_MIN) {
+            throw ApiException.badParam("new-owner", "value must be at least " + AUTHID_MIN + " characters long");
+        }
+        if (chars > AUTHID_MAX) {
+            throw ApiException.badParam("new-owner", "value may only be " + AUTHID_MAX + " characters long");
+        }
+        try {
+            Authid.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badParam("new-owner", "value does not match the regex pattern");
         }
     }
 
@@ -244,8 +245,7 @@ final class SnapshotAdminApi {
      * ({@code "backup already contains a log."}); the blob's magic and CRC are checked; stored
      * as {@code client.log.blob} (not entered in the manifest). Null.
      */
-    static RestResponse uploadBackupLog(Access acc, String store, String rawQuery, byte[] body) throws IOException {
-        ApiParams p = ApiParams.ofQuery(rawQuery, SNAP);
+    static RestResponse uploadBackupLog(Access acc, String store, ApiParams p, byte[] body) throws IOException {
         BackupSnapshotRef ref = snapshot(p);
         try (DatastoreHandle h = check(acc, store, ref.group(), 0, Access.BACKUP, Operation.WRITE)) {
             Datastore ds = h.datastore();
@@ -344,11 +344,5 @@ final class SnapshotAdminApi {
     private static String describe(BackupSnapshotRef ref) {
         BackupNamespace ns = ref.group().ns();
         return (ns.isRoot() ? "" : "ns/" + ns + "/") + ref;
-    }
-
-    private static Set<String> with(Set<String> base, String extra) {
-        java.util.HashSet<String> s = new java.util.HashSet<>(base);
-        s.add(extra);
-        return Set.copyOf(s);
     }
 }

@@ -19,6 +19,7 @@ import org.jpbs.datastore.task.TaskManager;
 import org.jpbs.datastore.task.TaskState;
 import org.jpbs.server.auth.Authid;
 import org.jpbs.server.auth.Privilege;
+import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.HiddenPaths;
 import org.jpbs.server.http.RestResponse;
@@ -43,10 +44,12 @@ final class TasksApi {
 
     private TasksApi() {}
 
-    static void checkNode(String node) {
+    /** Checks the {@code {node}} path variable (a host name). */
+    static String checkNode(String node) {
         if (!NODE.matcher(node).matches()) {
             throw ApiException.badParam("node", "value does not match the regex pattern");
         }
+        return node;
     }
 
     private static boolean audit(Access acc) {
@@ -66,12 +69,8 @@ final class TasksApi {
         }
     }
 
-    /** {@code GET nodes/{node}/tasks}. */
-    static RestResponse list(Access acc, TaskManager tasks, String query) {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("start", "limit", "store", "running", "errors", "userfilter",
-                "since", "until", "typefilter", "statusfilter"));
-        long start = p.optInteger("start", 0, Integer.MAX_VALUE).orElse(0L);
-        long limit = p.optInteger("limit", 0, Integer.MAX_VALUE).orElse(50L);
+    /** The {@code statusfilter} values (repeatable, each a comma-separated list of ok, warning, error, unknown). */
+    static Set<TaskState.Kind> statusFilter(ApiParams p) {
         Set<TaskState.Kind> status = EnumSet.noneOf(TaskState.Kind.class);
         for (String v : p.all("statusfilter")) {
             for (String one : v.split(",")) {
@@ -84,6 +83,14 @@ final class TasksApi {
                 });
             }
         }
+        return status;
+    }
+
+    /** {@code GET nodes/{node}/tasks}. */
+    static RestResponse list(Access acc, TaskManager tasks, ApiParams p) {
+        long start = p.optInteger("start", 0, Integer.MAX_VALUE).orElse(0L);
+        long limit = p.optInteger("limit", 0, Integer.MAX_VALUE).orElse(50L);
+        Set<TaskState.Kind> status = statusFilter(p);
         Optional<String> store = p.opt("store").map(ApiParams::store);
         TaskFilter all = new TaskFilter(0, 0, store.orElse(null), p.bool("running", false), p.bool("errors", false),
                 p.opt("userfilter").orElse(null), p.optInteger("since", 0, Long.MAX_VALUE).orElse(null),
@@ -119,7 +126,8 @@ final class TasksApi {
         return o;
     }
 
-    private static Upid upid(String s) {
+    /** Parses the {@code {upid}} path variable (400 {@code "parameter verification failed - 'upid': ..."}). */
+    static Upid upid(String s) {
         try {
             return Upid.parse(s);
         } catch (IllegalArgumentException e) {
@@ -136,8 +144,7 @@ final class TasksApi {
     }
 
     /** {@code GET nodes/{node}/tasks/{upid}}: the subdirectories. */
-    static RestResponse subdirs(Access acc, TaskManager tasks, String upidText, String query) {
-        ApiParams.ofQuery(query, Set.of());
+    static RestResponse subdirs(Access acc, TaskManager tasks, String upidText, ApiParams p) {
         find(acc, tasks, upid(upidText));
         ArrayNode a = F.arrayNode();
         a.addObject().put("subdir", "log");
@@ -146,8 +153,7 @@ final class TasksApi {
     }
 
     /** {@code GET nodes/{node}/tasks/{upid}/status}. */
-    static RestResponse status(Access acc, TaskManager tasks, String upidText, String query) {
-        ApiParams.ofQuery(query, Set.of());
+    static RestResponse status(Access acc, TaskManager tasks, String upidText, ApiParams p) {
         Upid u = upid(upidText);
         TaskInfo t = find(acc, tasks, u);
         ObjectNode o = F.objectNode();
@@ -176,8 +182,7 @@ final class TasksApi {
      * (default 50) the most lines, 0 = all; {@code total} is the number of lines in the log and,
      * with {@code test-status}, {@code active} whether the task still runs.
      */
-    static RestResponse log(Access acc, TaskManager tasks, String upidText, String query) throws IOException {
-        ApiParams p = ApiParams.ofQuery(query, Set.of("start", "limit", "test-status", "download"));
+    static RestResponse log(Access acc, TaskManager tasks, String upidText, ApiParams p) throws IOException {
         long start = p.optInteger("start", 0, Long.MAX_VALUE).orElse(0L);
         long limit = p.optInteger("limit", 0, Long.MAX_VALUE).orElse(50L);
         boolean testStatus = p.bool("test-status", false);
@@ -214,8 +219,7 @@ final class TasksApi {
     }
 
     /** {@code DELETE nodes/{node}/tasks/{upid}}: asks a running task to stop; null. */
-    static RestResponse stop(Access acc, TaskManager tasks, String upidText, String query) {
-        ApiParams.ofQuery(query, Set.of());
+    static RestResponse stop(Access acc, TaskManager tasks, String upidText, ApiParams p) {
         Upid u = upid(upidText);
         if (!owns(acc, u) && (acc.auth().privileges(acc.authid(), TASKS_PATH) & Privilege.SYS_MODIFY.bit()) == 0) {
             throw new ApiException(403, "permission check failed");

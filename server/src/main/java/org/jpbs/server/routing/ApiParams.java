@@ -1,4 +1,4 @@
-package org.jpbs.server.api;
+package org.jpbs.server.routing;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
@@ -23,12 +23,12 @@ import org.jpbs.server.http.ApiException;
  * {@code "schema does not allow additional properties."}, ...). {@code _dc} (the ExtJS cache
  * buster) is ignored. Immutable.
  */
-final class ApiParams {
+public final class ApiParams {
     /**
      * Smallest {@code backup-time}: 1, the same as the backup/reader upgrade accepts ({@code docs/protocol.md#backup-upgrade}), so every snapshot a session can
      * create is reachable through the REST API too.
      */
-    static final long MIN_BACKUP_TIME = 1;
+    public static final long MIN_BACKUP_TIME = 1;
 
     private final Map<String, List<String>> values;
     /** The parameters of a JSON body, whose values must have their JSON types; null for text values. */
@@ -48,7 +48,7 @@ final class ApiParams {
      *
      * @throws ApiException 400 for an unknown parameter
      */
-    static ApiParams ofQuery(String rawQuery, Set<String> allowed) {
+    public static ApiParams ofQuery(String rawQuery, Set<String> allowed) {
         Map<String, List<String>> m = rawQuery == null || rawQuery.isEmpty() ? Map.of()
                 : new QueryStringDecoder(rawQuery, StandardCharsets.UTF_8, false).parameters();
         for (String k : m.keySet()) {
@@ -66,7 +66,7 @@ final class ApiParams {
      *
      * @throws ApiException 400 for an unknown parameter
      */
-    static ApiParams of(org.jpbs.server.http.Params params, Set<String> allowed) {
+    public static ApiParams of(org.jpbs.server.http.Params params, Set<String> allowed) {
         Map<String, List<String>> m = params.asStrings();
         for (String k : m.keySet()) {
             if (!allowed.contains(k) && !k.equals("_dc")) {
@@ -94,24 +94,24 @@ final class ApiParams {
     }
 
     /** All values of a parameter that may repeat (empty if absent). */
-    List<String> all(String name) {
+    public List<String> all(String name) {
         List<String> v = values.get(name);
         return v == null ? List.of() : v;
     }
 
     /** Names of the parameters present. */
-    Set<String> names() {
+    public Set<String> names() {
         return values.keySet();
     }
 
     /** An optional string; a repeated parameter is an error (in a JSON body: must be a JSON string). */
-    Optional<String> opt(String name) {
+    public Optional<String> opt(String name) {
         checkJsonType(name, "string");
         return raw(name);
     }
 
     /** A parameter's value as text whatever its JSON type (for passing parameters on); a repeat is an error. */
-    Optional<String> text(String name) {
+    public Optional<String> text(String name) {
         return raw(name);
     }
 
@@ -127,12 +127,12 @@ final class ApiParams {
     }
 
     /** A required string. */
-    String required(String name) {
+    public String required(String name) {
         return opt(name).orElseThrow(() -> ApiException.badParam(name, "parameter is missing and it is not optional."));
     }
 
     /** {@code backup-type}: {@code vm}, {@code ct} or {@code host}. */
-    static BackupType backupType(String name, String v) {
+    public static BackupType backupType(String name, String v) {
         for (BackupType t : BackupType.values()) {
             if (t.text().equals(v)) {
                 return t;
@@ -141,16 +141,16 @@ final class ApiParams {
         throw ApiException.badParam(name, "value '" + v + "' is not defined in the enumeration.");
     }
 
-    Optional<BackupType> optBackupType() {
+    public Optional<BackupType> optBackupType() {
         return opt("backup-type").map(v -> backupType("backup-type", v));
     }
 
-    BackupType backupType() {
+    public BackupType backupType() {
         return backupType("backup-type", required("backup-type"));
     }
 
     /** {@code backup-id}: a safe id of at most {@link BackupGroupRef#MAX_ID_LENGTH} characters. */
-    static String backupId(String v) {
+    public static String backupId(String v) {
         checkLength("backup-id", v, BackupGroupRef.MAX_ID_LENGTH);
         if (!SafeId.isValid(v)) {
             throw ApiException.badParam("backup-id", "value does not match the regex pattern");
@@ -158,16 +158,16 @@ final class ApiParams {
         return v;
     }
 
-    Optional<String> optBackupId() {
+    public Optional<String> optBackupId() {
         return opt("backup-id").map(ApiParams::backupId);
     }
 
-    String backupId() {
+    public String backupId() {
         return backupId(required("backup-id"));
     }
 
     /** {@code backup-time}: epoch seconds, at least {@link #MIN_BACKUP_TIME}. */
-    long backupTime() {
+    public long backupTime() {
         checkJsonType("backup-time", "integer");
         String v = raw("backup-time").orElseThrow(
                 () -> ApiException.badParam("backup-time", "parameter is missing and it is not optional."));
@@ -175,7 +175,7 @@ final class ApiParams {
     }
 
     /** A namespace parameter ({@code ns}, {@code parent}); absent means the root. */
-    BackupNamespace namespace(String name) {
+    public BackupNamespace namespace(String name) {
         Optional<String> v = opt(name);
         if (v.isEmpty()) {
             return BackupNamespace.ROOT;
@@ -190,7 +190,7 @@ final class ApiParams {
     }
 
     /** {@code file-name}: a safe id of at most {@link ArchiveName#MAX_LENGTH} characters. */
-    String fileName() {
+    public String fileName() {
         String v = required("file-name");
         checkLength("file-name", v, ArchiveName.MAX_LENGTH);
         if (!SafeId.isValid(v)) {
@@ -204,14 +204,14 @@ final class ApiParams {
      *
      * @throws ApiException 400 {@code "parameter verification failed - '<name>': value may only be <max> characters long"}
      */
-    static void checkLength(String name, String v, int max) {
+    public static void checkLength(String name, String v, int max) {
         if (v.length() > max) {
             throw ApiException.badParam(name, "value may only be " + max + " characters long");
         }
     }
 
     /** An optional integer in {@code [min, max]}. */
-    Optional<Long> optInteger(String name, long min, long max) {
+    public Optional<Long> optInteger(String name, long min, long max) {
         checkJsonType(name, "integer");
         return raw(name).map(v -> integer(name, v, min, max));
     }
@@ -228,7 +228,7 @@ final class ApiParams {
     }
 
     /** A boolean ({@code 1/true/yes/on}, {@code 0/false/no/off}, any case); {@code dflt} if absent. */
-    boolean bool(String name, boolean dflt) {
+    public boolean bool(String name, boolean dflt) {
         checkJsonType(name, "boolean");
         Optional<String> v = raw(name);
         if (v.isEmpty()) {
@@ -238,7 +238,7 @@ final class ApiParams {
     }
 
     /** A boolean's text ({@code 1/true/yes/on}, {@code 0/false/no/off}, any case); 400 otherwise. */
-    static boolean parseBool(String name, String v) {
+    public static boolean parseBool(String name, String v) {
         return switch (v.toLowerCase(Locale.ROOT)) {
             case "1", "true", "yes", "on" -> true;
             case "0", "false", "no", "off" -> false;
@@ -251,7 +251,7 @@ final class ApiParams {
      *
      * @return the name
      */
-    static String store(String s) {
+    public static String store(String s) {
         if (s.length() < 3) {
             throw ApiException.badParam("store", "value must be at least 3 characters long");
         }
