@@ -33,12 +33,16 @@ public final class ApiRoutes {
             TasksApi.upid(s);
             return s;
         });
+        t.pathVar("userid", "user id `name@realm` (not a token)", AccessApi::checkUserid);
+        t.pathVar("token-name", "token name (checked by the handler: safe id of up to 64 characters)", s -> s);
         general(t);
         datastore(t);
         jobs(t);
         snapshotAdmin(t);
         tasks(t);
         JobRoutes.register(t);
+        access(t);
+        metrics(t);
         return t;
     }
 
@@ -58,7 +62,8 @@ public final class ApiRoutes {
                 .handle(c -> GeneralApi.datastoreList(c.access()));
         t.get("status/datastore-usage").permission(any("per store: Audit or Backup; a store seen only through a "
                         + "namespace ACL gives `{\"store\"}`"))
-                .answer("`[{\"store\",\"total\",\"used\",\"avail\",\"history\",\"history-start\",\"history-delta\",\"gc-status\"}]`")
+                .answer("`[{\"store\",\"total\",\"used\",\"avail\",\"history\",\"history-start\",\"history-delta\",\"gc-status\","
+                        + "\"estimated-full-date\"?}]` (history and estimate: see Metrics)")
                 .handle(c -> DatastoreApi.usage(c.access(), c.params(), Instant.now().getEpochSecond()));
     }
 
@@ -205,5 +210,44 @@ public final class ApiRoutes {
                         Param.bool("download", false))
                 .permission(any(own)).answer("see below")
                 .handle(c -> TasksApi.log(c.access(), c.services().tasks(), c.path().get("upid"), c.params()));
+    }
+
+    private static void access(RouteTable<ApiCall> t) {
+        t.section("access", "");
+        t.get("access/users").params(Param.bool("include_tokens", false))
+                .permission(any("every user with Sys.Audit on `/access/users`, else the caller's own (a token: its user, "
+                        + "with only itself as token)"))
+                .answer("`[{\"userid\",\"comment\"?,\"enable\"?,\"expire\"?,\"firstname\"?,\"lastname\"?,\"email\"?,"
+                        + "\"tokens\"?:[{\"tokenid\",\"comment\"?,\"enable\"?,\"expire\"?}]}]`; `root@pam` always listed")
+                .handle(c -> AccessApi.users(c.access(), c.params()));
+        t.post("access/users/{userid}/token/{token-name}").params(Param.string("comment", false), Param.string("digest", false))
+                .permission(any("Permissions.Modify on `/access/users`, or the user itself (not one of its tokens)"))
+                .answer("`{\"tokenid\",\"value\"}`: the secret, shown this once; an existing token 400 "
+                        + "`token 'NAME' for user 'USER' already exists.`")
+                .handle(c -> AccessApi.createToken(c.access(), c.path().get("userid"), c.path().get("token-name"), c.params()));
+        t.get("access/acl").params(Param.string("path", false), Param.bool("exact", false))
+                .permission(any("every entry with Sys.Audit on `/access/acl`, else the caller's and (for a user) its tokens'"))
+                .answer("`[{\"path\",\"propagate\",\"roleid\",\"ugid\",\"ugid_type\":\"user\"}]`")
+                .handle(c -> AccessApi.acl(c.access(), c.params()));
+        t.get("nodes/{node}/certificates/info").permission(any("Sys.Audit on `/system/certificates`"))
+                .answer("`[{\"filename\":\"proxy.pem\",\"fingerprint\",\"issuer\",\"notafter\",\"notbefore\",\"pem\","
+                        + "\"public-key-bits\",\"public-key-type\",\"san\",\"subject\"}]`")
+                .handle(c -> CertificateApi.info(c.access(), c.auth().configDir()));
+    }
+
+    private static void metrics(RouteTable<ApiCall> t) {
+        t.section("metrics", "");
+        Param timeframe = Param.custom("timeframe", "hour, day, week, month, year, decade", true,
+                p -> RrdApi.timeframe(p.required("timeframe")));
+        Param cf = Param.custom("cf", "AVERAGE, MAX", true, p -> RrdApi.cf(p.required("cf")));
+        t.get("admin/datastore/{store}/rrd").params(timeframe, cf)
+                .permission(Permission.onStore(Access.AUDIT | Access.BACKUP, true, "Audit or Backup"))
+                .answer("`[{\"time\",\"total\"?,\"used\"?,\"available\"?,\"read_ios\"?,\"read_bytes\"?,\"write_ios\"?,"
+                        + "\"write_bytes\"?,\"io_ticks\"?}]`, one per slot (see below)")
+                .handle(c -> RrdApi.datastore(c.access(), c.store(), c.params(), Instant.now().getEpochSecond()));
+        t.get("nodes/{node}/rrd").params(timeframe, cf).permission(any("Sys.Audit on `/system/status`"))
+                .answer("`[{\"time\",\"loadavg\"?,\"memtotal\"?,\"memused\"?,\"swaptotal\"?,\"swapused\"?,\"total\"?,"
+                        + "\"used\"?}]`")
+                .handle(c -> RrdApi.node(c.access(), c.params(), Instant.now().getEpochSecond()));
     }
 }
