@@ -45,7 +45,7 @@ import picocli.CommandLine.Command;
             org.jpbs.cli.jobs.JobCommands.Sync.class, org.jpbs.cli.jobs.JobCommands.Remote.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
             org.jpbs.cli.admin.NotificationCommand.class,
-            VmaCommand.class,
+            VmaCommand.class, org.jpbs.cli.s3.S3Command.class,
             CommandLine.HelpCommand.class},
         footer = {"",
             "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore, else $PBS_REPOSITORY,"

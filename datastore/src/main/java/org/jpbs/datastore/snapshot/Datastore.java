@@ -43,9 +43,28 @@ public final class Datastore {
     private final ChunkStore chunks;
 
     private Datastore(DirectoryChunkStore chunks) {
-        this.root = chunks.root();
-        this.syncLevel = chunks.syncLevel();
+        this(chunks.root(), chunks.syncLevel(), chunks);
+    }
+
+    private Datastore(Path root, SyncLevel syncLevel, ChunkStore chunks) {
+        this.root = root;
+        this.syncLevel = syncLevel;
         this.chunks = chunks;
+    }
+
+    /**
+     * Opens the datastore at {@code root} whose chunks live in another store (an S3 bucket,
+     * {@code docs/s3.md}): namespaces, snapshots and locks stay under {@code root}, which must be
+     * a datastore skeleton ({@link ChunkStores#create}).
+     *
+     * @throws IOException {@code "not a datastore: <path> (no .chunks directory)"}
+     */
+    public static Datastore open(Path root, SyncLevel syncLevel, ChunkStore chunks) throws IOException {
+        Path r = root.toAbsolutePath().normalize();
+        if (!Files.isDirectory(r.resolve(".chunks"))) {
+            throw new IOException("not a datastore: " + r + " (no .chunks directory)");
+        }
+        return new Datastore(r, syncLevel, chunks);
     }
 
     /**

@@ -2,13 +2,11 @@ package org.jpbs.client.remote;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jpbs.client.http.H2Session;
 import org.jpbs.client.http.HttpStatusException;
 import org.jpbs.client.http.Query;
-import org.jpbs.client.restore.ChunkFetcher;
-import org.jpbs.core.ChunkSource;
+import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.crypto.CryptConfig;
@@ -24,18 +22,18 @@ import org.jpbs.core.manifest.FileEntry;
 /**
  * A reader session on one snapshot ({@code docs/protocol.md#reader-session}): the manifest is
  * downloaded when the session opens, indexes and blobs on request (each checked against the
- * manifest: size and checksum), and chunks with {@code GET /chunk?digest=} — many at once as an
- * asynchronous {@link ChunkFetcher}, or one at a time as a blocking {@link ChunkSource}. The
+ * manifest: size and checksum), and chunks with {@code GET /chunk?digest=} — many at once with
+ * {@link #fetchChunk}, or one at a time with {@link #readChunk}: the {@link SnapshotSource} of a restore from a server. The
  * server only serves chunks of an index downloaded in the same session, so call
  * {@link #openIndex} first. Thread-safe.
  */
-public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoCloseable {
+public final class RemoteSnapshotSource implements SnapshotSource {
     private final H2Session h2;
     private final BackupSnapshotRef ref;
     private final BackupManifest manifest;
     private final byte[] manifestJson;
 
-    private RemoteChunkReader(H2Session h2, BackupSnapshotRef ref, BackupManifest manifest, byte[] manifestJson) {
+    private RemoteSnapshotSource(H2Session h2, BackupSnapshotRef ref, BackupManifest manifest, byte[] manifestJson) {
         this.manifestJson = manifestJson;
         this.h2 = h2;
         this.ref = ref;
@@ -47,13 +45,13 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
      *
      * @throws HttpStatusException if the server refuses (e.g. the snapshot does not exist)
      */
-    public static RemoteChunkReader open(PbsClient pbs, BackupSnapshotRef ref) throws IOException {
+    public static RemoteSnapshotSource open(PbsClient pbs, BackupSnapshotRef ref) throws IOException {
         H2Session h2 = pbs.startReader(ref);
         try {
             byte[] raw = download(h2, BackupClient.MANIFEST);
             DataBlob blob = DataBlob.wrap(raw, BackupClient.MANIFEST);
             BackupManifest m = BackupManifest.fromBlob(blob, BackupClient.MANIFEST);
-            return new RemoteChunkReader(h2, ref, m, blob.decode(BackupClient.MANIFEST, -1));
+            return new RemoteSnapshotSource(h2, ref, m, blob.decode(BackupClient.MANIFEST, -1));
         } catch (IOException | RuntimeException e) {
             h2.close();
             throw e;
@@ -66,32 +64,20 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
                 BackupClient.FORM, null), what).check(what).body();
     }
 
-    /** The snapshot. */
+    @Override
     public BackupSnapshotRef snapshot() {
         return ref;
     }
 
     /** The manifest's JSON as stored on the server (the decoded {@code index.json.blob}; a copy). */
+    @Override
     public byte[] manifestJson() {
         return manifestJson.clone();
     }
 
-    /** The snapshot's manifest. */
+    @Override
     public BackupManifest manifest() {
         return manifest;
-    }
-
-    /**
-     * The manifest entry of an archive.
-     *
-     * @throws IllegalArgumentException naming the archive and listing the snapshot's files
-     */
-    public FileEntry entry(String serverName) {
-        return manifest.file(serverName).orElseThrow(() -> {
-            List<String> names = manifest.files().stream().map(FileEntry::filename).toList();
-            return new IllegalArgumentException("archive '" + serverName + "' is not in snapshot " + ref
-                    + " (it has: " + String.join(", ", names) + ")");
-        });
     }
 
     /**
@@ -100,6 +86,7 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
      *
      * @throws CorruptDataException if it does not match the manifest
      */
+    @Override
     public IndexFile openIndex(String serverName) throws IOException {
         FileEntry e = entry(serverName);
         byte[] raw = download(h2, serverName);
@@ -120,33 +107,30 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
     }
 
     /**
-     * Downloads a blob, checks it against the manifest and decodes it.
+     * Downloads a blob and checks it against the manifest (size and checksum) and its CRC.
      *
      * @throws CorruptDataException if it does not match the manifest or fails its CRC
-     * @throws org.jpbs.core.errors.EncryptedDataException if it is encrypted
      */
-    public byte[] readBlob(String serverName) throws IOException {
-        return readBlob(serverName, null);
-    }
-
-    /**
-     * As {@link #readBlob(String)}, decrypting an encrypted blob with {@code crypt}.
-     *
-     * @param crypt the key, or null
-     * @throws org.jpbs.core.errors.CryptoException if it does not decrypt with {@code crypt}
-     */
-    public byte[] readBlob(String serverName, CryptConfig crypt) throws IOException {
+    @Override
+    public DataBlob openBlob(String serverName) throws IOException {
         FileEntry e = entry(serverName);
         byte[] raw = download(h2, serverName);
         String resource = ref + "/" + serverName;
         if (raw.length != e.size() || !Digest.sha256(raw).equals(e.csum())) {
             throw new CorruptDataException(resource, -1, "blob does not match the manifest");
         }
-        return DataBlob.wrap(raw, resource).decode(resource, -1, crypt);
+        DataBlob blob = DataBlob.wrap(raw, resource);
+        blob.verifyCrc(resource);
+        return blob;
     }
 
     @Override
-    public CompletableFuture<DataBlob> fetch(Digest digest) {
+    public ChunkAccess chunkAccess() {
+        return ChunkAccess.ASYNC;
+    }
+
+    @Override
+    public CompletableFuture<DataBlob> fetchChunk(Digest digest) {
         String what = "download of chunk " + digest.hex();
         return h2.call("GET", "/chunk", Query.of().add("digest", digest.hex()).toString(), BackupClient.FORM, null)
                 .thenApply(r -> {
@@ -164,7 +148,7 @@ public final class RemoteChunkReader implements ChunkSource, ChunkFetcher, AutoC
     /** Fetches and decodes one chunk (blocking), decrypting it with {@code crypt} if given. */
     @Override
     public byte[] readChunk(Digest digest, int expectedSize, CryptConfig crypt) throws IOException {
-        DataBlob blob = BackupClient.await(fetch(digest), "download of chunk " + digest.hex());
+        DataBlob blob = BackupClient.await(fetchChunk(digest), "download of chunk " + digest.hex());
         return blob.decode("chunk " + digest.hex(), expectedSize, crypt);
     }
 

@@ -1,4 +1,4 @@
-package org.jpbs.client;
+package org.jpbs.core.snapshot;
 
 import java.io.IOException;
 import org.jpbs.core.blob.EncodedChunk;

@@ -1,11 +1,13 @@
-package org.jpbs.client;
+package org.jpbs.core.pipeline;
 
 import java.io.IOException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Small helpers shared by the engines: worker pools and rethrowing a worker's failure. */
+/** Worker pools for the engines and rethrowing a worker's failure. */
 public final class Workers {
     private Workers() {}
 
@@ -21,15 +23,24 @@ public final class Workers {
 
     /**
      * Rethrows a failure recorded by a worker: IOExceptions, RuntimeExceptions and Errors as
-     * they are, anything else wrapped in an IOException. Does nothing for {@code null}.
+     * they are (after unwrapping {@link CompletionException} and {@link ExecutionException}),
+     * anything else wrapped in an IOException. Does nothing for {@code null}.
      */
     public static void rethrow(Throwable t) throws IOException {
-        switch (t) {
+        switch (unwrap(t)) {
             case null -> { }
             case IOException e -> throw e;
             case RuntimeException e -> throw e;
             case Error e -> throw e;
-            default -> throw new IOException(t.toString(), t);
+            case Throwable e -> throw new IOException(e.toString(), e);
         }
+    }
+
+    /** The cause inside {@link CompletionException}s and {@link ExecutionException}s. */
+    public static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
     }
 }
