@@ -1,16 +1,19 @@
 package org.jpbs.server.api;
 
 import java.time.Instant;
+import java.util.List;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.datastore.config.KeepOptions;
+import org.jpbs.server.auth.Privilege;
+import org.jpbs.server.notify.NotificationEdits;
 import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.routing.Param;
 import org.jpbs.server.routing.Permission;
 import org.jpbs.server.routing.RouteTable;
 
 /**
- * The routing table of the jpbs REST API: every endpoint under {@code /api2/json/} declared
- * once, with its parameters (types, limits, checking order), its permission rule, its answer
+ * The routing table of the jpbs REST API: every endpoint under {@code /api2/json/}, and
+ * {@code GET /metrics} outside it, declared once, with its parameters (types, limits, checking order), its permission rule, its answer
  * and its handler. {@link JpbsRestHandler} dispatches from it and {@code docs/api.md}'s
  * endpoint tables are generated from it ({@link org.jpbs.server.routing.ApiDocs}; a test fails
  * when they differ). A new endpoint is one more declaration here.
@@ -42,6 +45,7 @@ public final class ApiRoutes {
         tasks(t);
         JobRoutes.register(t);
         access(t);
+        notifications(t);
         metrics(t);
         return t;
     }
@@ -235,6 +239,43 @@ public final class ApiRoutes {
                 .handle(c -> CertificateApi.info(c.access(), c.auth().configDir()));
     }
 
+    private static void notifications(RouteTable<ApiCall> t) {
+        t.section("notifications", "config/notifications/");
+        t.pathVar("name", "name of a notification target or matcher", s -> s);
+        String n = "config/notifications/";
+        Permission audit = Permission.onPath("/system/notifications", Privilege.SYS_AUDIT.bit());
+        Permission modify = Permission.onPath("/system/notifications", Privilege.SYS_MODIFY.bit());
+        t.get(n + "targets").permission(audit).answer("`[{\"name\",\"type\",\"origin\",\"comment\"?,\"disable\"}]`")
+                .handle(NotificationsApi::targets);
+        t.post(n + "targets/{name}/test").permission(modify)
+                .answer("null once sent; unknown target 404; failed delivery 500 `could not notify via target(s): ...`")
+                .handle(NotificationsApi::test);
+        for (String type : List.of("sendmail", "smtp", "gotify", "webhook", "matcher")) {
+            String list = type.equals("matcher") ? n + "matchers" : n + "endpoints/" + type;
+            List<Param> props = NotificationEdits.keys(type).stream().map(k -> notificationParam(type, k, false)).toList();
+            t.get(list).permission(audit).answer("the " + type + " entries (secrets never shown)")
+                    .handle(c -> NotificationsApi.list(c, type));
+            t.post(list).params(Param.custom("name", "name, 2..32 characters", true, p -> { }))
+                    .params(NotificationEdits.keys(type).stream().map(k -> notificationParam(type, k, true)).toList())
+                    .permission(modify).answer("null").handle(c -> NotificationsApi.create(c, type));
+            t.get(list + "/{name}").permission(audit).answer("the entry (secrets never shown); none: 404")
+                    .handle(c -> NotificationsApi.get(c, type));
+            t.put(list + "/{name}").params(props)
+                    .params(Param.custom("delete", "properties to remove (comma-separated)", false, p -> { }),
+                            Param.custom("digest", "string (ignored)", false, p -> { }))
+                    .permission(modify).answer("null; none: 404").handle(c -> NotificationsApi.update(c, type));
+            t.delete(list + "/{name}").permission(modify).answer("null; none: 404; built-in: 400")
+                    .handle(c -> NotificationsApi.remove(c, type));
+        }
+    }
+
+    /** A property of a notification entry; its value is checked by {@link NotificationEdits} (shared with the CLI). */
+    private static Param notificationParam(String type, String key, boolean create) {
+        String kind = (NotificationEdits.repeatable(key) ? "string, repeatable" : "string")
+                + (NotificationEdits.secret(key) ? ", secret" : "");
+        return Param.custom(key, kind, create && NotificationEdits.required(type).contains(key), p -> { });
+    }
+
     private static void metrics(RouteTable<ApiCall> t) {
         t.section("metrics", "");
         Param timeframe = Param.custom("timeframe", "hour, day, week, month, year, decade", true,
@@ -249,5 +290,8 @@ public final class ApiRoutes {
                 .answer("`[{\"time\",\"loadavg\"?,\"memtotal\"?,\"memused\"?,\"swaptotal\"?,\"swapused\"?,\"total\"?,"
                         + "\"used\"?}]`")
                 .handle(c -> RrdApi.node(c.access(), c.params(), Instant.now().getEpochSecond()));
+        t.get(MetricsApi.PATH).permission(Permission.onPath("/system/status", Privilege.SYS_AUDIT.bit()))
+                .answer("Prometheus text (`text/plain; version=0.0.4`), see `docs/metrics.md`")
+                .handle(c -> MetricsApi.scrape(c.services().metrics()));
     }
 }
