@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.gc.GarbageCollector;
 import org.jpbs.datastore.gc.GcFs;
@@ -88,7 +89,7 @@ public class GcBench {
             long f = from, to = Math.min(total, from + slice);
             fs.add(pool.submit(() -> {
                 for (long id = f; id < to; id++) {
-                    Path p = ds.chunkStore().chunkPath(digest(id));
+                    Path p = ((DirectoryChunkStore) ds.chunkStore()).chunkPath(digest(id));
                     try (FileChannel ch = FileChannel.open(p, EnumSet.of(StandardOpenOption.CREATE_NEW,
                             StandardOpenOption.WRITE))) {
                         if (payload.length > 0) {

@@ -1,7 +1,7 @@
 /**
  * Client side of jpbs: the backup and restore engines that turn a data source into chunks and
  * an index (and back), independent of where the chunks are stored, plus the network client.
- * The engines talk to the store only through {@link org.jpbs.client.ChunkSink} (writing) and
+ * The engines talk to the store only through {@link org.jpbs.core.snapshot.ChunkSink} (writing) and
  * {@link org.jpbs.core.ChunkSource} or {@link org.jpbs.client.restore.ChunkFetcher} (reading),
  * so the same code serves the local datastore of the command line and a server reached over
  * the PBS protocols ({@code org.jpbs.client.http}, {@code org.jpbs.client.remote}); the

@@ -1,5 +1,7 @@
 package org.jpbs.client;
 
+import org.jpbs.core.snapshot.ChunkSink;
+
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;

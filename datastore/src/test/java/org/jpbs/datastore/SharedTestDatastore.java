@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jpbs.datastore.chunks.ChunkStore;
+import org.jpbs.datastore.chunks.ChunkStores;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -42,7 +42,7 @@ public final class SharedTestDatastore implements BeforeAllCallback {
         Holder() {
             try {
                 dir = Files.createTempDirectory("jpbs-ds-test-");
-                ChunkStore.create(dir.resolve("ds"), SyncLevel.NONE);
+                ChunkStores.create(dir.resolve("ds"), SyncLevel.NONE);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

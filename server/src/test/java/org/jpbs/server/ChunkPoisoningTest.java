@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.zip.CRC32;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.blob.EncodedChunk;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotReader;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class ChunkPoisoningTest {
             }
             s.awaitIdle();
             Datastore ds = s.ds("store1");
-            Path chunkFile = ds.chunkStore().chunkPath(target.digest());
+            Path chunkFile = ((DirectoryChunkStore) ds.chunkStore()).chunkPath(target.digest());
             assertEquals(61, Files.size(chunkFile), "the poison is in place");
 
             Backups.imageBackup(s, "store1", "200", T, img);

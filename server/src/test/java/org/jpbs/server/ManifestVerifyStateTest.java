@@ -21,6 +21,7 @@ import org.jpbs.core.digest.Digest;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.tuning.ChunkOrder;
 import org.jpbs.datastore.verify.SnapshotVerifyResult;
@@ -94,7 +95,7 @@ class ManifestVerifyStateTest {
         assertFalse(raw.contains(FORGED_UPID), "the forged UPID is nowhere in the stored manifest");
 
         // damage the snapshot: verify --ignore-verified must look at it and find the missing chunk
-        Files.delete(ds.chunkStore().chunkPath(chunks.get(0).digest()));
+        Files.delete(((DirectoryChunkStore) ds.chunkStore()).chunkPath(chunks.get(0).digest()));
         VerifyOptions opts = new VerifyOptions(true, null, 1, ChunkOrder.NONE, Instant.now());
         VerifyReport report;
         try (Verifier v = new Verifier(ds, opts, "root@pam", new Verifier.Listener() {})) {

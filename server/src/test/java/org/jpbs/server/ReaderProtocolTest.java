@@ -14,6 +14,7 @@ import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,7 +57,7 @@ class ReaderProtocolTest {
                 for (int i = 0; i < idx.chunkCount(); i++) {
                     r = c.call("GET", "/chunk?digest=" + idx.digest(i).hex());
                     assertEquals(200, r.status());
-                    assertArrayEquals(Files.readAllBytes(s.ds("store1").chunkStore().chunkPath(idx.digest(i))), r.body());
+                    assertArrayEquals(Files.readAllBytes(((DirectoryChunkStore) s.ds("store1").chunkStore()).chunkPath(idx.digest(i))), r.body());
                     parts.add(DataBlob.wrap(r.body(), "chunk").decode("chunk", idx.chunkLength(i)));
                 }
                 java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();

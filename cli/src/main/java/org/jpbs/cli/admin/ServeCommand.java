@@ -38,6 +38,9 @@ import picocli.CommandLine.Option;
         description = {"Run the backup server (HTTPS, PBS backup/reader protocols and REST API).",
             "Prints the certificate fingerprint and the listening address on stderr."})
 public final class ServeCommand implements Callable<Integer> {
+    /** How often the scheduler looks for due jobs ({@code docs/jobs.md#the-scheduler}). */
+    static final java.time.Duration SCHEDULER_TICK = java.time.Duration.ofSeconds(5);
+
     private final CliContext ctx;
 
     @Option(names = "--datastore", paramLabel = "NAME=PATH",
@@ -134,6 +137,8 @@ public final class ServeCommand implements Callable<Integer> {
                 stopped.countDown();
             }, "jpbs-serve-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
+            server.services().scheduler().start(new org.jpbs.server.api.ScheduledJobs(server.services(), configDir)::all,
+                    SCHEDULER_TICK);
             ctx.err().println("jpbs serve: listening on " + server.address() + " (config " + configDir + ")");
             ctx.err().println("jpbs serve: certificate fingerprint " + server.fingerprint());
             ctx.err().println("jpbs serve: datastores " + stores.keySet() + " and those of "

@@ -1,7 +1,6 @@
 package org.jpbs.cli.commands;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -9,24 +8,24 @@ import org.jpbs.cli.CliContext;
 import org.jpbs.cli.UsageException;
 import org.jpbs.cli.keys.CryptOptions;
 import org.jpbs.core.crypto.CryptConfig;
-import org.jpbs.core.crypto.Fingerprint;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.cli.local.RestoreTarget;
 import org.jpbs.client.progress.Progress;
 import org.jpbs.client.progress.ProgressRenderer;
 import org.jpbs.client.progress.Summary;
 import org.jpbs.client.progress.Units;
-import org.jpbs.client.restore.ImageRestore;
+import org.jpbs.client.engine.RestoreEngine;
+import org.jpbs.client.remote.RemoteSnapshotSource;
 import org.jpbs.client.restore.PipelinedRestore;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.api.ArchiveName;
+import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
-import org.jpbs.core.errors.EncryptedDataException;
+import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.index.IndexFile;
-import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.snapshot.Datastore;
-import org.jpbs.datastore.snapshot.SnapshotReader;
+import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import org.jpbs.datastore.config.Operation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,10 +34,10 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code jpbs restore [options] SNAPSHOT ARCHIVE TARGET}: writes one archive of a snapshot, from
- * a local datastore or a server ({@link RemoteRestore}).
+ * a local datastore ({@link LocalSnapshotSource}) or a server ({@link RemoteSnapshotSource}).
  *
  * <p>A {@code .fidx}/{@code .didx} archive is restored as its raw byte stream (an image, or the
- * concatenated chunk stream such as a pxar archive) with {@link ImageRestore}: chunks are
+ * concatenated chunk stream such as a pxar archive) with the {@link RestoreEngine}: chunks are
  * fetched and decoded in parallel and verified against their digests. A blob is restored as
  * its decoded content. See {@link RestoreTarget} for how TARGET is written.
  */
@@ -97,7 +96,6 @@ public final class RestoreCommand implements Callable<Integer> {
     }
 
     @Override
-    @SuppressWarnings("try") // the progress renderer only needs closing
     public Integer call() throws Exception {
         int threads = positive("--fetch-workers", fetchWorkers, "PBS_RESTORE_MAX_THREADS",
                 Runtime.getRuntime().availableProcessors());
@@ -110,46 +108,40 @@ public final class RestoreCommand implements Callable<Integer> {
             throw new UsageException("ARCHIVE: " + e.getMessage(), e);
         }
         CryptConfig crypt = crypto.forRestore(ctx);
+        BackupNamespace namespace = Snapshots.namespace(ns);
         if (repo.isRemote(ctx)) {
-            try (var pbs = repo.client(ctx)) {
-                return new RemoteRestore(ctx, output).run(pbs, Snapshots.namespace(ns), snapshot, serverName, target,
-                        sparse, fetches, threads, crypt);
+            try (var pbs = repo.client(ctx);
+                    SnapshotSource source = RemoteSnapshotSource.open(pbs, Snapshots.resolve(pbs, namespace, snapshot))) {
+                return restore(new RestoreEngine(source).workers(threads).fetchConcurrency(fetches).sparse(sparse),
+                        serverName, crypt);
             }
         }
         Datastore ds = repo.open(ctx, false, Operation.READ);
-        BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
-        SnapshotReader reader = ds.openSnapshot(ref);
+        try (SnapshotSource source = LocalSnapshotSource.open(ds, Snapshots.resolve(ds, namespace, snapshot))) {
+            return restore(new RestoreEngine(source).workers(threads).sparse(sparse), serverName, crypt);
+        }
+    }
+
+    /** Restores one archive (or the manifest's JSON) of the engine's snapshot to TARGET. */
+    @SuppressWarnings("try") // the progress renderer only needs closing
+    private int restore(RestoreEngine engine, String serverName, CryptConfig crypt) throws IOException {
+        BackupSnapshotRef ref = engine.source().snapshot();
         if (serverName.equals(MANIFEST)) {
-            Path file = ds.snapshotDir(ref).resolve(MANIFEST);
-            byte[] json = org.jpbs.core.blob.DataBlob.wrap(java.nio.file.Files.readAllBytes(file), MANIFEST)
-                    .decode(Snapshots.describe(ref) + "/" + MANIFEST, -1);
-            return writeManifest(ctx, output, json, target);
+            return writeAll(engine.source().manifestJson(), MANIFEST);
         }
-        FileEntry entry = findEntry(reader, ref, serverName);
-        CryptConfig key = checkKey(reader.manifest(), entry, crypt, Snapshots.describe(ref));
+        String label = Snapshots.describe(ref);
+        FileEntry entry = findEntry(engine.source().manifest(), label, serverName);
+        CryptConfig key = engine.keyFor(entry, crypt, label);
         if (serverName.endsWith(".blob")) {
-            byte[] data = reader.readBlob(serverName, key);
-            try (RestoreTarget out = RestoreTarget.open(target, data.length, ctx.rawOut())) {
-                out.writeAll(data);
-                out.commit();
-                output.info(ctx, serverName + " -> " + out.description() + ": " + Units.bytes(data.length) + " ("
-                        + data.length + " bytes)");
-            } catch (IOException e) {
-                throw RestoreTarget.named(target, e);
-            }
-            return 0;
+            return writeAll(engine.readBlob(serverName, key), serverName);
         }
-        IndexFile index = reader.openIndex(serverName);
+        IndexFile index = engine.openIndex(serverName);
         Progress progress = new Progress(index.size());
-        ImageRestore engine = new ImageRestore().workers(threads).progress(progress).crypt(key);
         try (RestoreTarget out = RestoreTarget.open(target, index.size(), ctx.rawOut())) {
             RestoreStats stats;
             try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {
-                if (out.isPositional()) {
-                    stats = engine.sparse(sparse).restore(index, ds.chunkStore(), out.channel(), serverName);
-                } else {
-                    stats = engine.restore(index, ds.chunkStore(), out.stream(), serverName);
-                }
+                stats = out.isPositional() ? engine.restore(index, key, out.channel(), serverName, progress)
+                        : engine.restore(index, key, out.stream(), serverName, progress);
             }
             out.commit();
             output.info(ctx, Summary.restore(serverName, out.description(), stats));
@@ -159,37 +151,17 @@ public final class RestoreCommand implements Callable<Integer> {
         return 0;
     }
 
-    /**
-     * Checks the key against a snapshot before anything is written, as the PBS client does:
-     * an encrypted archive needs a key; a manifest naming a key fingerprint needs that key
-     * ({@code wrong key - manifest's key A does not match provided key B}); a signed manifest
-     * must verify with it. Without a key, a signed manifest of plain (sign-only) archives is not
-     * checked, as in PBS (its {@code check_fingerprint} runs only with a key). {@code rsa-encrypted.key.blob} restores without a key (PBS: "skipping
-     * manifest fingerprint check"), so a lost key can be recovered with the master key.
-     *
-     * @param crypt    the key given (or the default key), or null
-     * @param snapshot the snapshot, for messages
-     * @return the key to decrypt the archive with (null for an unencrypted one)
-     * @throws EncryptedDataException if the archive is encrypted and there is no key
-     * @throws org.jpbs.core.errors.CryptoException on a key mismatch or a bad signature
-     */
-    static CryptConfig checkKey(BackupManifest manifest, FileEntry entry, CryptConfig crypt, String snapshot)
-            throws java.io.IOException {
-        if (crypt == null && entry.filename().equals(org.jpbs.core.crypto.MasterKey.BLOB_NAME)) {
-            // as the PBS client: the master-key-wrapped key is restored without the key (that is its
-            // purpose); the manifest lists it with the backup's crypt mode, but the blob is plain
-            return null;
+    /** Writes decoded content (a blob, the manifest's JSON) to TARGET. */
+    private int writeAll(byte[] data, String name) throws IOException {
+        try (RestoreTarget out = RestoreTarget.open(target, data.length, ctx.rawOut())) {
+            out.writeAll(data);
+            out.commit();
+            output.info(ctx, name + " -> " + out.description() + ": " + Units.bytes(data.length) + " ("
+                    + data.length + " bytes)");
+        } catch (IOException e) {
+            throw RestoreTarget.named(target, e);
         }
-        if (entry.cryptMode() == CryptMode.ENCRYPT && crypt == null) {
-            Optional<Fingerprint> fp = manifest.keyFingerprint();
-            String where = snapshot + ": " + entry.filename();
-            throw fp.isPresent() ? new EncryptedDataException(where, "manifest was created with key " + fp.get()
-                    + " (give it with --keyfile)") : new EncryptedDataException(where);
-        }
-        // as the PBS client: the fingerprint and signature are checked only when a key is given, so a
-        // sign-only snapshot (plain chunks) restores without its key, unchecked
-        manifest.verify(crypt, snapshot);
-        return entry.cryptMode() == CryptMode.ENCRYPT ? crypt : null;
+        return 0;
     }
 
     /**
@@ -224,29 +196,13 @@ public final class RestoreCommand implements Callable<Integer> {
     /** The manifest's file name: {@code restore SNAPSHOT index.json TARGET} writes it, as the PBS client does. */
     static final String MANIFEST = "index.json.blob";
 
-    /**
-     * Writes the manifest's JSON as stored (the decoded {@code index.json.blob}, which is in no
-     * file list) to {@code target}, as the PBS client does for the archive name {@code index.json}.
-     */
-    static int writeManifest(CliContext ctx, OutputOptions output, byte[] json, String target) throws java.io.IOException {
-        try (RestoreTarget out = RestoreTarget.open(target, json.length, ctx.rawOut())) {
-            out.writeAll(json);
-            out.commit();
-            output.info(ctx, MANIFEST + " -> " + out.description() + ": " + Units.bytes(json.length) + " ("
-                    + json.length + " bytes)");
-        } catch (IOException e) {
-            throw RestoreTarget.named(target, e);
-        }
-        return 0;
-    }
-
-    private static FileEntry findEntry(SnapshotReader reader, BackupSnapshotRef ref, String serverName) {
-        Optional<FileEntry> entry = reader.manifest().file(serverName);
+    private static FileEntry findEntry(BackupManifest manifest, String snapshot, String serverName) {
+        Optional<FileEntry> entry = manifest.file(serverName);
         if (entry.isPresent()) {
             return entry.get();
         }
-        List<String> names = reader.manifest().files().stream().map(FileEntry::filename).toList();
-        throw new IllegalArgumentException("archive '" + serverName + "' is not in snapshot " + Snapshots.describe(ref)
+        List<String> names = manifest.files().stream().map(FileEntry::filename).toList();
+        throw new IllegalArgumentException("archive '" + serverName + "' is not in snapshot " + snapshot
                 + " (it has: " + String.join(", ", names) + ")");
     }
 }

@@ -17,8 +17,9 @@ import org.jpbs.cli.commands.Snapshots;
 import org.jpbs.client.progress.Progress;
 import org.jpbs.client.progress.ProgressRenderer;
 import org.jpbs.client.progress.Units;
-import org.jpbs.client.restore.ImageRestore;
+import org.jpbs.client.engine.RestoreEngine;
 import org.jpbs.core.api.BackupSnapshotRef;
+import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.errors.EncryptedDataException;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.IndexFile;
@@ -26,7 +27,7 @@ import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.Datastore;
-import org.jpbs.datastore.snapshot.SnapshotReader;
+import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import org.jpbs.vma.VmaWriter;
 import org.jpbs.vma.format.Vma;
 import org.jpbs.vma.stream.Compression;
@@ -40,7 +41,7 @@ import picocli.CommandLine.Parameters;
  * archive: every {@code NAME.img.fidx} becomes device NAME (in manifest order), every blob
  * (but the manifest and the client log) config NAME ({@code fw.conf.blob} as vzdump's
  * {@code qemu-server.fw}). Chunks are fetched, checked and decoded in
- * parallel ({@link ImageRestore}) and written in order. OUT may be a directory: the archive
+ * parallel ({@link RestoreEngine}) and written in order. OUT may be a directory: the archive
  * then gets vzdump's name ({@code vzdump-qemu-ID-YYYY_MM_DD-HH_MM_SS.vma.zst}, snapshot time in
  * local time). Encrypted archives and configs over 65,535 bytes cannot be exported.
  */
@@ -94,7 +95,8 @@ public final class VmaExportCommand implements Callable<Integer> {
         }
         Datastore ds = repo.open(ctx, false, Operation.READ);
         BackupSnapshotRef ref = Snapshots.resolve(ds, Snapshots.namespace(ns), snapshot);
-        SnapshotReader snap = ds.openSnapshot(ref);
+        RestoreEngine engine = new RestoreEngine(LocalSnapshotSource.open(ds, ref)).workers(threads);
+        SnapshotSource snap = engine.source();
         List<Device> devices = new ArrayList<>();
         List<Config> configs = new ArrayList<>();
         for (FileEntry f : snap.manifest().files()) {
@@ -112,7 +114,7 @@ public final class VmaExportCommand implements Callable<Integer> {
                 }
                 devices.add(new Device(name.substring(0, name.length() - ".img.fidx".length()), name, fixed));
             } else if (name.endsWith(".blob") && !name.equals("index.json.blob") && !name.equals("client.log.blob")) {
-                byte[] data = snap.readBlob(name);
+                byte[] data = snap.readBlob(name, null);
                 String cfg = name.substring(0, name.length() - ".blob".length());
                 if (cfg.equals(VmaImportCommand.FIREWALL_PBS)) {
                     cfg = VmaImportCommand.FIREWALL_VMA;
@@ -146,10 +148,9 @@ public final class VmaExportCommand implements Callable<Integer> {
             }
             Progress progress = new Progress(total);
             try (ProgressRenderer r = output.startProgress(ctx, progress, "export: ")) {
-                ImageRestore engine = new ImageRestore().workers(threads).progress(progress);
                 for (int i = 0; i < devices.size(); i++) {
                     try (OutputStream dev = w.deviceStream(ids.get(i))) {
-                        engine.restore(devices.get(i).index(), ds.chunkStore(), dev, devices.get(i).archive());
+                        engine.restore(devices.get(i).index(), null, dev, devices.get(i).archive(), progress);
                     }
                 }
             }

@@ -1,6 +1,7 @@
 package org.jpbs.cli.vma;
 
 import org.jpbs.cli.UsageException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,8 +11,8 @@ import org.jpbs.cli.commands.HelpOption;
 import org.jpbs.cli.commands.OutputOptions;
 import org.jpbs.cli.commands.RepositoryOptions;
 import org.jpbs.cli.commands.Snapshots;
-import org.jpbs.cli.local.LocalChunkSink;
-import org.jpbs.client.backup.ChunkProcessor;
+import org.jpbs.client.engine.BackupCrypt;
+import org.jpbs.client.engine.BackupEngine;
 import org.jpbs.client.progress.Progress;
 import org.jpbs.client.progress.ProgressRenderer;
 import org.jpbs.client.progress.Summary;
@@ -20,12 +21,10 @@ import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.api.BackupType;
-import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.index.FixedIndex;
-import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.Datastore;
-import org.jpbs.datastore.snapshot.SnapshotWriter;
+import org.jpbs.datastore.snapshot.LocalSnapshotTarget;
 import org.jpbs.vma.VmaReader;
 import org.jpbs.vma.format.VmaConfig;
 import org.jpbs.vma.format.VmaDevice;
@@ -116,20 +115,25 @@ public final class VmaImportCommand implements Callable<Integer> {
             if (!namespace.isRoot() && !ds.namespaceExists(namespace)) {
                 throw new IllegalArgumentException("namespace " + namespace + " does not exist in " + ds.root());
             }
-            try (SnapshotWriter writer = ds.beginSnapshot(ref, owner())) {
+            try (LocalSnapshotTarget target = LocalSnapshotTarget.begin(ds, ref, owner(), false)) {
+                BackupEngine engine = new BackupEngine(target, BackupCrypt.NONE, w -> output.warn(ctx, w)).workers(threads);
                 for (VmaConfig c : header.configs()) {
-                    writer.addBlob(blobName(c.name()), DataBlob.encode(c.data(), 0, c.data().length, true));
+                    engine.backupBlob(blobName(c.name()), c.data());
                 }
-                ChunkProcessor processor = new ChunkProcessor(new LocalChunkSink(ds.chunkStore(), java.util.Set.of()), true);
+                Map<String, BackupEngine.Archive> archives = new LinkedHashMap<>();
+                for (VmaDevice d : devices) {
+                    archives.put(d.name(), engine.openFixedIndex(d.name() + ".img.fidx", d.size()));
+                }
                 Progress progress = new Progress(devices.stream().mapToLong(VmaDevice::size).sum());
                 VmaImporter.Result result;
                 try (ProgressRenderer r = output.startProgress(ctx, progress, "import: ")) {
-                    result = new VmaImporter(processor, threads).run(reader, devices, progress::advance);
+                    result = new VmaImporter(d -> archives.get(d.name()).processor(), threads)
+                            .run(reader, devices, progress::advance);
                 }
                 for (Map.Entry<String, FixedIndex> e : result.indexes().entrySet()) {
-                    writer.addFixedIndex(e.getKey() + ".img.fidx", e.getValue());
+                    archives.get(e.getKey()).close(e.getValue());
                 }
-                writer.commit(new BackupManifest(type, id, time));
+                engine.finish();
                 output.info(ctx, Summary.backup(String.join(", ", result.indexes().keySet().stream()
                         .map(n -> n + ".img.fidx").toList()), result.stats()));
                 output.info(ctx, String.format(Locale.ROOT, "snapshot %s: %d device%s, %d config%s from %s, %s",

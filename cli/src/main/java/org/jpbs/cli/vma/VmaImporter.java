@@ -1,7 +1,6 @@
 package org.jpbs.cli.vma;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -10,17 +9,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
-import org.jpbs.client.Workers;
 import org.jpbs.client.backup.BackupStats;
 import org.jpbs.client.backup.ChunkProcessor;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.FixedIndexBuilder;
+import org.jpbs.core.pipeline.BoundedPipeline;
+import org.jpbs.core.pipeline.Workers;
 import org.jpbs.vma.VmaExtent;
 import org.jpbs.vma.VmaReader;
 import org.jpbs.vma.format.ExtentHeader;
@@ -30,8 +28,9 @@ import org.jpbs.vma.format.VmaDevice;
 /**
  * Streams a VMA archive into fixed indexes of 4 MiB chunks, one per device, without a
  * temporary copy: each 4 MiB chunk is assembled from its 64 clusters as they arrive (in any
- * order; absent blocks are zeros) and, once complete, handed to a pool of workers running a
- * {@link ChunkProcessor} (SHA-256, zero chunk recognised and stored once, zstd, insert).
+ * order; absent blocks are zeros) and, once complete, handed to a pool of workers running the
+ * device's {@link ChunkProcessor} (from the backup engine: SHA-256, zero chunk recognised and
+ * stored once, zstd, insert) in a {@link BoundedPipeline}.
  *
  * <p>Memory: a chunk gets a buffer only when its first stored block arrives (an all-zero chunk
  * never gets one); at most {@value #MAX_PARTIAL} chunks may be incomplete at once (256 MiB),
@@ -46,14 +45,18 @@ final class VmaImporter {
     private static final int CLUSTERS_PER_CHUNK = CHUNK / Vma.CLUSTER_SIZE;
     private static final byte[] ZERO_CHUNK = new byte[CHUNK];
 
-    private final ChunkProcessor processor;
+    private final Function<VmaDevice, ChunkProcessor> processors;
     private final int workers;
 
     /** Result: an index per device name (in dev_id order) and the counters. */
     record Result(Map<String, FixedIndex> indexes, BackupStats stats) {}
 
-    VmaImporter(ChunkProcessor processor, int workers) {
-        this.processor = processor;
+    /**
+     * @param processors the chunk processor of each device's index (from the backup engine)
+     * @param workers    threads hashing and compressing
+     */
+    VmaImporter(Function<VmaDevice, ChunkProcessor> processors, int workers) {
+        this.processors = processors;
         this.workers = workers;
     }
 
@@ -65,11 +68,13 @@ final class VmaImporter {
     private static final class Device {
         final VmaDevice d;
         final FixedIndexBuilder builder;
+        final ChunkProcessor processor;
         final Map<Long, Partial> partial = new HashMap<>();
 
-        Device(VmaDevice d) {
+        Device(VmaDevice d, ChunkProcessor processor) {
             this.d = d;
             this.builder = new FixedIndexBuilder(d.size(), CHUNK);
+            this.processor = processor;
         }
 
         int chunkLength(long chunk) {
@@ -95,19 +100,19 @@ final class VmaImporter {
         long start = System.nanoTime();
         Device[] byId = new Device[Vma.DEVICE_SLOTS];
         for (VmaDevice d : devices) {
-            byId[d.id()] = new Device(d);
+            byId[d.id()] = new Device(d, processors.apply(d));
         }
         int window = 2 * workers + 2;
-        Semaphore buffers = new Semaphore(MAX_PARTIAL + window);
         ArrayDeque<byte[]> pool = new ArrayDeque<>();
         int[] partialBuffers = {0};
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        ExecutorService exec = Workers.pool(workers, "jpbs-vma-import");
         ByteBuffer payload = ByteBuffer.allocate(Vma.MAX_EXTENT_DATA);
-        try {
+        // a slot is taken when a chunk gets a buffer (or, for an all-zero chunk, when it is
+        // complete) and freed when the worker has processed it
+        try (BoundedPipeline pipeline = new BoundedPipeline("import of " + reader.resource(), MAX_PARTIAL + window,
+                Workers.pool(workers, "jpbs-vma-import"))) {
             VmaExtent e;
             while ((e = reader.next(payload)) != null) {
-                Workers.rethrow(failure.get());
+                pipeline.rethrowIfFailed();
                 for (int i = 0; i < e.entries().size(); i++) {
                     ExtentHeader.Entry en = e.entries().get(i);
                     Device dev = byId[en.devId()];
@@ -124,7 +129,7 @@ final class VmaImporter {
                                         + " are too scattered to import in one pass (more than " + MAX_PARTIAL
                                         + " chunks of 4 MiB incomplete at once)");
                             }
-                            buffers.acquire();
+                            pipeline.reserve();
                             synchronized (pool) {
                                 p.buf = pool.poll();
                             }
@@ -144,21 +149,18 @@ final class VmaImporter {
                         if (owned) {
                             partialBuffers[0]--;
                         } else {
-                            buffers.acquire(); // bounds zero chunks in flight as well
+                            pipeline.reserve(); // bounds zero chunks in flight as well
                         }
                         int index = (int) chunk;
-                        exec.execute(() -> {
+                        pipeline.submitReserved(() -> {
                             try {
-                                dev.builder.set(index, processor.process(data, len));
-                            } catch (Throwable t) {
-                                failure.compareAndSet(null, t);
+                                dev.builder.set(index, dev.processor.process(data, len));
                             } finally {
                                 if (owned) {
                                     synchronized (pool) {
                                         pool.add(data);
                                     }
                                 }
-                                buffers.release();
                             }
                         });
                     }
@@ -166,25 +168,20 @@ final class VmaImporter {
                 }
             }
             reader.checkComplete(devices);
-            buffers.acquire(MAX_PARTIAL + window); // every chunk processed
-            Workers.rethrow(failure.get());
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("import of " + reader.resource() + " interrupted");
-        } finally {
-            exec.shutdownNow();
+            pipeline.finish(); // every chunk processed; the first failure rethrown
         }
         Map<String, FixedIndex> out = new LinkedHashMap<>();
-        long total = 0;
-        int chunks = 0;
+        BackupStats stats = BackupStats.EMPTY;
         long ctime = reader.header().ctime();
         for (VmaDevice d : devices) {
-            FixedIndex idx = byId[d.id()].builder.build(UUID.randomUUID(), ctime);
+            Device dev = byId[d.id()];
+            FixedIndex idx = dev.builder.build(UUID.randomUUID(), ctime);
             out.put(d.name(), idx);
-            total += d.size();
-            chunks += idx.chunkCount();
+            stats = stats.plus(dev.processor.stats(d.size(), idx.chunkCount(), 0));
         }
-        return new Result(out, processor.stats(total, chunks, System.nanoTime() - start));
+        long nanos = System.nanoTime() - start;
+        return new Result(out, new BackupStats(stats.totalBytes(), stats.chunks(), stats.newChunks(), stats.newBytes(),
+                stats.reusedChunks(), stats.reusedBytes(), stats.zeroChunks(), stats.zeroBytes(), stats.storedBytes(), nanos));
     }
 
     /** Copies the stored blocks of entry {@code i} into the chunk buffer (bytes past the chunk end dropped). */

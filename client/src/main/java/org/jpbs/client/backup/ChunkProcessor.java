@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import org.jpbs.client.ChunkSink;
+import org.jpbs.core.snapshot.ChunkSink;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.blob.ZeroChunks;

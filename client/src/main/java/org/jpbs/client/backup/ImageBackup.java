@@ -6,11 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReference;
-import org.jpbs.client.ChunkSink;
-import org.jpbs.client.Workers;
+import org.jpbs.core.snapshot.ChunkSink;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.blob.ZeroChunks;
@@ -18,6 +14,8 @@ import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.FixedIndexBuilder;
+import org.jpbs.core.pipeline.BoundedPipeline;
+import org.jpbs.core.pipeline.Workers;
 
 /**
  * Backs up a raw image (a file or block device, read through a {@link FileChannel}) as a fixed
@@ -29,7 +27,7 @@ import org.jpbs.core.index.FixedIndexBuilder;
  * all-zero chunks ({@link ZeroChunks}), asks the sink whether the chunk is known (then only
  * {@link ChunkSink#reuse}), and otherwise compresses it (zstd, kept only if smaller) and calls
  * {@link ChunkSink#insert} ({@link ChunkProcessor}). Each result goes into its own slot of a {@link FixedIndexBuilder};
- * no lock is held across a chunk. A semaphore of {@code window} permits bounds the chunk
+ * no lock is held across a chunk. A {@link BoundedPipeline} of {@code window} slots bounds the chunk
  * buffers in flight (default {@code 2 * workers + 2}), so memory is about
  * {@code window * chunkSize} bytes whatever the image size. The zero chunk blob is stored at most
  * once per run and chunk length.
@@ -142,47 +140,33 @@ public final class ImageBackup {
         int count = FixedIndex.chunkCount(size, chunkSize);
         FixedIndexBuilder builder = new FixedIndexBuilder(size, chunkSize);
         ChunkProcessor processor = new ChunkProcessor(sink, compress, crypt);
-        int permits = window();
-        Semaphore slots = new Semaphore(permits);
         ConcurrentLinkedQueue<byte[]> buffers = new ConcurrentLinkedQueue<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        ExecutorService pool = Workers.pool(workers, "jpbs-backup-worker");
-        try {
-            for (int i = 0; i < count && failure.get() == null; i++) {
-                slots.acquire();
+        try (BoundedPipeline pipeline = new BoundedPipeline("backup of " + resource, window(),
+                Workers.pool(workers, "jpbs-backup-worker"))) {
+            for (int i = 0; i < count && !pipeline.failed(); i++) {
+                pipeline.reserve(); // a slot first: then a finished chunk's buffer is free
                 byte[] buf = buffers.poll();
-                if (buf == null) {
-                    buf = new byte[chunkSize];
-                }
                 long pos = (long) i * chunkSize;
                 int len = (int) Math.min(chunkSize, size - pos);
                 int index = i;
-                byte[] data = buf;
-                pool.execute(() -> {
+                byte[] data = buf != null ? buf : new byte[chunkSize];
+                // each worker reads its own slice (positional reads are thread-safe),
+                // so one worker is one thread and N workers read in parallel too
+                boolean accepted = pipeline.submitReserved(() -> {
                     try {
-                        // each worker reads its own slice (positional reads are thread-safe),
-                        // so one worker is one thread and N workers read in parallel too
                         readFully(in, data, len, pos, size, resource);
-                        Digest d = processor.process(data, len);
-                        builder.set(index, d);
+                        builder.set(index, processor.process(data, len));
                         progress.advance(len);
-                    } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
                     } finally {
                         buffers.add(data);
-                        slots.release();
                     }
                 });
+                if (!accepted) {
+                    break;
+                }
             }
-            slots.acquire(permits); // all in-flight chunks finished
-        } catch (InterruptedException e) {
-            pool.shutdownNow();
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("backup of " + resource + " interrupted");
-        } finally {
-            pool.shutdown();
+            pipeline.finish(); // all in-flight chunks finished; the first failure rethrown
         }
-        Workers.rethrow(failure.get());
         FixedIndex index = builder.build(uuid, ctime);
         return new Result(index, processor.stats(size, count, System.nanoTime() - start));
     }

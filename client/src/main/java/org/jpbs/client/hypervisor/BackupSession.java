@@ -3,13 +3,14 @@ package org.jpbs.client.hypervisor;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jpbs.client.engine.BackupCrypt;
+import org.jpbs.client.engine.BackupEngine;
 import org.jpbs.client.remote.BackupClient;
+import org.jpbs.client.remote.RemoteSnapshotTarget;
 import org.jpbs.client.remote.Credentials;
 import org.jpbs.client.remote.PbsClient;
 import org.jpbs.client.remote.Repository;
@@ -23,7 +24,6 @@ import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.index.FixedIndex;
-import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 
@@ -52,6 +52,11 @@ import org.jpbs.core.manifest.FileEntry;
  * new index from the previous snapshot's index of the same image ({@code reuse-csum}, {@code docs/protocol.md#closing-an-index}), so
  * only the dirty chunks are written. {@link #abort} (or {@link #close()} before {@link #finish})
  * drops the connection; the server then removes the unfinished snapshot ({@code docs/protocol.md#end-abort-and-cleanup}).
+ *
+ * <p>A thin adapter: the session is a {@link RemoteSnapshotTarget}, and the
+ * {@link BackupEngine} decides what of the previous snapshot is reused, stores the configs and
+ * writes and signs the manifest; only the QEMU-style chunk writes (any thread, any order,
+ * appended while they arrive) are this class's own.
  *
  * <p>All methods are thread-safe. Failures are {@link IOException}s with one-line messages;
  * misuse (bad offsets, unknown image ids) is an {@link IllegalArgumentException} or
@@ -91,19 +96,22 @@ public final class BackupSession implements AutoCloseable {
     /** Counters of one image: chunks written by the caller, of those uploaded, and their encoded bytes. */
     public record ImageStats(long chunks, long writtenChunks, long uploadedChunks, long uploadedBytes) {}
 
+    private final RemoteSnapshotTarget target;
+    private final BackupEngine engine;
     private final BackupClient client;
     private final BackupSnapshotRef ref;
     private final Options options;
     private final List<ImageWriter> images = new ArrayList<>();
-    private final Map<String, FileEntry> entries = new LinkedHashMap<>();
     private final Set<Digest> knownFromPrevious = ConcurrentHashMap.newKeySet();
     private final Map<Integer, Digest> zeroDigests = new ConcurrentHashMap<>();
     private volatile String abortReason;
     private volatile boolean finished;
 
-    private BackupSession(BackupClient client, BackupSnapshotRef ref, Options options) {
-        this.client = client;
-        this.ref = ref;
+    private BackupSession(RemoteSnapshotTarget target, Options options) {
+        this.target = target;
+        this.engine = new BackupEngine(target, BackupCrypt.encrypt(options.crypt()), w -> { }).compress(options.compress());
+        this.client = target.client();
+        this.ref = target.snapshot();
         this.options = options;
     }
 
@@ -124,7 +132,7 @@ public final class BackupSession implements AutoCloseable {
     public static BackupSession open(Repository repo, Credentials auth, BackupSnapshotRef snapshot, Options options)
             throws IOException {
         PbsClient pbs = new PbsClient(repo, auth);
-        return new BackupSession(BackupClient.start(pbs, snapshot, options.uploadConcurrency()), snapshot, options);
+        return new BackupSession(RemoteSnapshotTarget.start(pbs, snapshot, options.uploadConcurrency()), options);
     }
 
     /** The snapshot being written. */
@@ -163,7 +171,7 @@ public final class BackupSession implements AutoCloseable {
             throw new IllegalArgumentException("image '" + serverName + "': size must be at least 1 byte, got " + size);
         }
         synchronized (this) {
-            if (entries.containsKey(serverName) || images.stream().anyMatch(w -> w.name.equals(serverName))) {
+            if (engine.has(serverName) || images.stream().anyMatch(w -> w.name.equals(serverName))) {
                 throw new IllegalArgumentException("image '" + serverName + "' is already registered");
             }
         }
@@ -188,44 +196,24 @@ public final class BackupSession implements AutoCloseable {
      * null if there is none and {@code required} is false.
      */
     private FixedIndex previousIndex(String serverName, boolean required) throws IOException {
-        Optional<BackupManifest> m = client.previousManifest();
-        String why = null;
-        if (m.isEmpty()) {
-            why = "group " + ref.group() + " has no previous snapshot";
-        } else {
-            Optional<FileEntry> e = m.get().file(serverName);
-            if (e.isEmpty()) {
-                why = "the previous snapshot has no '" + serverName + "'";
-            } else if ((e.get().cryptMode() == CryptMode.ENCRYPT) != (options.crypt() != null)) {
-                why = "the previous '" + serverName + "' is " + (options.crypt() != null ? "not " : "") + "encrypted";
-            } else if (!sameKey(m.get())) {
-                why = "the previous snapshot was made with another key";
-            } else {
-                try {
-                    FixedIndex idx = client.previousFixedIndex(e.get());
-                    for (int i = 0; i < idx.chunkCount(); i++) {
-                        knownFromPrevious.add(idx.digest(i));
-                    }
-                    return idx;
-                } catch (CorruptDataException ex) {
-                    why = ex.getMessage();
+        String why;
+        try {
+            BackupEngine.PreviousIndex p = engine.previousIndex(serverName);
+            if (p.index() instanceof FixedIndex idx) {
+                for (int i = 0; i < idx.chunkCount(); i++) {
+                    knownFromPrevious.add(idx.digest(i));
                 }
+                return idx;
             }
+            why = p.why();
+        } catch (CorruptDataException ex) {
+            why = ex.getMessage();
         }
         if (required) {
             throw new IOException("image '" + serverName + "': an incremental backup needs the previous snapshot's index"
                     + " of this image, but " + why);
         }
         return null;
-    }
-
-    private boolean sameKey(BackupManifest previous) {
-        try {
-            previous.checkFingerprint(options.crypt(), "previous snapshot");
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private Digest zeroDigest(int len) {
@@ -302,9 +290,7 @@ public final class BackupSession implements AutoCloseable {
             FixedIndex idx = w.index();
             Digest csum = idx.computeCsum();
             client.closeFixed(w.wid, w.appended(), w.size, csum);
-            synchronized (this) {
-                entries.put(w.name, new FileEntry(w.name, options.mode(), w.size, csum));
-            }
+            engine.addWritten(new FileEntry(w.name, options.mode(), w.size, csum));
         } catch (IOException e) {
             throw aborted(e);
         }
@@ -333,19 +319,13 @@ public final class BackupSession implements AutoCloseable {
         if (serverName.equals(BackupClient.MANIFEST)) {
             throw new IllegalArgumentException("config name '" + name + "' is reserved for the manifest");
         }
-        synchronized (this) {
-            if (entries.containsKey(serverName)) {
-                throw new IllegalArgumentException("'" + serverName + "' was already added");
-            }
+        if (engine.has(serverName)) {
+            throw new IllegalArgumentException("'" + serverName + "' was already added");
         }
-        DataBlob blob = DataBlob.encode(data, 0, data.length, options.compress(), options.crypt());
         try {
-            client.uploadBlob(serverName, blob);
+            engine.backupBlob(serverName, data);
         } catch (IOException e) {
             throw aborted(e);
-        }
-        synchronized (this) {
-            entries.put(serverName, new FileEntry(serverName, options.mode(), blob.rawLength(), Digest.sha256(blob.raw())));
         }
     }
 
@@ -358,25 +338,20 @@ public final class BackupSession implements AutoCloseable {
      */
     public BackupSnapshotRef finish() throws IOException {
         checkUsable();
-        BackupManifest m = new BackupManifest(ref.group().type(), ref.group().id(), ref.time());
         synchronized (this) {
             for (ImageWriter w : images) {
-                if (!entries.containsKey(w.name)) {
+                if (!engine.has(w.name)) {
                     throw new IllegalStateException("image '" + w.name + "' is not closed");
                 }
             }
-            entries.values().forEach(m::addFile);
-        }
-        if (options.crypt() != null) {
-            m.sign(options.crypt());
         }
         try {
-            client.finish(m);
+            engine.finish();
         } catch (IOException e) {
             throw aborted(e);
         }
         finished = true;
-        client.close();
+        target.close();
         return ref;
     }
 
@@ -393,7 +368,7 @@ public final class BackupSession implements AutoCloseable {
             abortReason = reason == null || reason.isBlank() ? "aborted by the caller" : reason;
         }
         client.fail(new IOException(abortMessage()));
-        client.close();
+        target.close();
     }
 
     /** True once {@link #finish} succeeded. */

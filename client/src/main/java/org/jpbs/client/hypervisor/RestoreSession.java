@@ -7,7 +7,8 @@ import java.util.Map;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.client.remote.Credentials;
 import org.jpbs.client.remote.PbsClient;
-import org.jpbs.client.remote.RemoteChunkReader;
+import org.jpbs.client.engine.RestoreEngine;
+import org.jpbs.client.remote.RemoteSnapshotSource;
 import org.jpbs.client.remote.Repository;
 import org.jpbs.client.restore.ChunkConsumer;
 import org.jpbs.client.restore.PipelinedRestore;
@@ -56,13 +57,13 @@ public final class RestoreSession implements AutoCloseable {
         }
     }
 
-    private final RemoteChunkReader reader;
+    private final RemoteSnapshotSource reader;
     private final Options options;
     private final CryptConfig crypt;
     private final Map<String, IndexFile> indexes = new HashMap<>();
     private final LinkedHashMap<Digest, byte[]> cache;
 
-    private RestoreSession(RemoteChunkReader reader, Options options, CryptConfig crypt) {
+    private RestoreSession(RemoteSnapshotSource reader, Options options, CryptConfig crypt) {
         this.reader = reader;
         this.options = options;
         this.crypt = crypt;
@@ -101,7 +102,7 @@ public final class RestoreSession implements AutoCloseable {
      */
     public static RestoreSession open(Repository repo, Credentials auth, BackupSnapshotRef snapshot, Options options,
             CryptConfig crypt) throws IOException {
-        RemoteChunkReader r = RemoteChunkReader.open(new PbsClient(repo, auth), snapshot);
+        RemoteSnapshotSource r = RemoteSnapshotSource.open(new PbsClient(repo, auth), snapshot);
         try {
             if (crypt != null) {
                 r.manifest().verify(crypt, snapshot.toString());
@@ -226,9 +227,9 @@ public final class RestoreSession implements AutoCloseable {
     /** {@link #restoreImage(String, ChunkConsumer)} with progress (plaintext bytes of finished chunks). */
     public RestoreStats restoreImage(String name, ChunkConsumer callback, ProgressListener progress) throws IOException {
         IndexFile idx = index(name);
-        return new PipelinedRestore().fetchConcurrency(options.fetchConcurrency()).workers(options.workers())
-                .progress(progress).crypt(keyFor(ArchiveName.toServerName(name)))
-                .restore(idx, reader, callback, ArchiveName.toServerName(name));
+        String serverName = ArchiveName.toServerName(name);
+        return new RestoreEngine(reader).fetchConcurrency(options.fetchConcurrency()).workers(options.workers())
+                .restore(idx, keyFor(serverName), callback, serverName, progress);
     }
 
     /**

@@ -55,6 +55,7 @@ public final class BackupClient implements AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final LongAdder uploadedChunks = new LongAdder();
     private final LongAdder uploadedBytes = new LongAdder();
+    private final java.util.Set<Integer> dynamicWriters = ConcurrentHashMap.newKeySet();
     private volatile boolean finished;
     private OptionalLong previousTime;
     private Optional<BackupManifest> previousManifest;
@@ -134,6 +135,26 @@ public final class BackupClient implements AutoCloseable {
         return idx;
     }
 
+    /**
+     * Downloads the previous snapshot's index of an archive, fixed or dynamic by its name (see
+     * {@link #previousFixedIndex}); the server registers its chunks as known for this session.
+     *
+     * @throws org.jpbs.core.errors.CorruptDataException if the index does not match the entry
+     */
+    public org.jpbs.core.index.IndexFile previousIndex(FileEntry entry) throws IOException {
+        String name = entry.filename();
+        if (!name.endsWith(".didx")) {
+            return previousFixedIndex(entry);
+        }
+        byte[] raw = downloadPrevious(name);
+        org.jpbs.core.index.DynamicIndex idx = org.jpbs.core.index.DynamicIndex.read(ByteBuffer.wrap(raw), "previous " + name);
+        if (idx.size() != entry.size() || !idx.computeCsum().equals(entry.csum())) {
+            throw new org.jpbs.core.errors.CorruptDataException("previous " + name, -1,
+                    "index does not match the previous manifest (size " + idx.size() + " vs " + entry.size() + ")");
+        }
+        return idx;
+    }
+
     private byte[] downloadPrevious(String name) throws IOException {
         String what = "GET /previous " + name;
         return await(h2.call("GET", "/previous", Query.of().add("archive-name", name).toString(), FORM, null), what)
@@ -163,11 +184,34 @@ public final class BackupClient implements AutoCloseable {
         return wid.asInt();
     }
 
+    /**
+     * {@code POST /dynamic_index}: opens a dynamic index writer ({@code docs/protocol.md#chunk-upload-and-known-chunks}).
+     *
+     * @param serverName e.g. {@code root.pxar.didx}
+     * @return the writer id
+     */
+    public int createDynamicIndex(String serverName) throws IOException {
+        ensureUsable();
+        Query q = Query.of().add("archive-name", serverName);
+        String what = "POST /dynamic_index " + serverName;
+        JsonNode wid = await(h2.call("POST", "/dynamic_index", q.toString(), FORM, null), what).data(what);
+        if (!wid.isIntegralNumber()) {
+            throw new IOException(what + ": the server's answer is not a writer id: " + wid);
+        }
+        dynamicWriters.add(wid.asInt());
+        return wid.asInt();
+    }
+
+    private String kind(int wid) {
+        return dynamicWriters.contains(wid) ? "dynamic" : "fixed";
+    }
+
     /** The upload of one digest in this session. */
     public record Upload(CompletableFuture<Void> done, boolean started) {}
 
     /**
-     * Uploads a chunk ({@code POST /fixed_chunk?wid=&digest=&size=&encoded-size=}) unless this
+     * Uploads a chunk ({@code POST /fixed_chunk?wid=&digest=&size=&encoded-size=}, or
+     * {@code /dynamic_chunk} for a dynamic writer) unless this
      * session already uploads or uploaded the same digest. Blocks while
      * {@link #uploadConcurrency()} uploads are in flight.
      *
@@ -193,7 +237,7 @@ public final class BackupClient implements AutoCloseable {
         Query q = Query.of().add("wid", wid).add("digest", chunk.digest().hex()).add("size", chunk.size())
                 .add("encoded-size", body.length);
         String what = "upload of chunk " + chunk.digest().hex();
-        h2.call("POST", "/fixed_chunk", q.toString(), "application/octet-stream", body).whenComplete((r, err) -> {
+        h2.call("POST", "/" + kind(wid) + "_chunk", q.toString(), "application/octet-stream", body).whenComplete((r, err) -> {
             uploadSlots.release();
             Throwable t = err;
             if (t == null && !r.isSuccess()) {
@@ -238,8 +282,8 @@ public final class BackupClient implements AutoCloseable {
     }
 
     /**
-     * {@code PUT /fixed_index}: appends chunks (JSON body {@code {"wid","digest-list","offset-list"}},
-     * offsets are chunk starts), in batches of {@value #APPEND_BATCH}. Every digest must be known
+     * {@code PUT /fixed_index} (or {@code /dynamic_index} for a dynamic writer): appends chunks
+     * (JSON body {@code {"wid","digest-list","offset-list"}}, offsets are chunk starts), in batches of {@value #APPEND_BATCH}. Every digest must be known
      * to the server: uploaded in this session (finished) or listed by a downloaded previous index.
      */
     public void appendFixed(int wid, List<Digest> digests, long[] offsets) throws IOException {
@@ -256,17 +300,20 @@ public final class BackupClient implements AutoCloseable {
                 dl.add(digests.get(i).hex());
                 ol.add(offsets[i]);
             }
-            String what = "PUT /fixed_index (wid " + wid + ", " + (end - start) + " chunks)";
-            await(h2.call("PUT", "/fixed_index", "", "application/json", JSON.writeValueAsBytes(o)), what).check(what);
+            String what = "PUT /" + kind(wid) + "_index (wid " + wid + ", " + (end - start) + " chunks)";
+            await(h2.call("PUT", "/" + kind(wid) + "_index", "", "application/json", JSON.writeValueAsBytes(o)), what).check(what);
         }
     }
 
-    /** {@code POST /fixed_close?wid=&chunk-count=&size=&csum=} ({@code docs/protocol.md#closing-an-index}). */
+    /**
+     * {@code POST /fixed_close?wid=&chunk-count=&size=&csum=} ({@code docs/protocol.md#closing-an-index}),
+     * or {@code /dynamic_close} for a dynamic writer.
+     */
     public void closeFixed(int wid, long chunkCount, long size, Digest csum) throws IOException {
         ensureUsable();
         Query q = Query.of().add("wid", wid).add("chunk-count", chunkCount).add("size", size).add("csum", csum.hex());
-        String what = "POST /fixed_close (wid " + wid + ")";
-        await(h2.call("POST", "/fixed_close", q.toString(), FORM, null), what).check(what);
+        String what = "POST /" + kind(wid) + "_close (wid " + wid + ")";
+        await(h2.call("POST", "/" + kind(wid) + "_close", q.toString(), FORM, null), what).check(what);
     }
 
     // ---- blobs, manifest, finish (docs/protocol.md#blobs-the-manifest-and-finish) ------------------------------------------------------

@@ -3,45 +3,52 @@ package org.jpbs.client.remote;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Set;
-import org.jpbs.client.ChunkSink;
+import org.jpbs.core.snapshot.SnapshotTarget;
 import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.digest.Digest;
-import org.jpbs.core.index.FixedIndex;
+import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
- * The {@link ChunkSink} of one fixed index in a backup session, for the image backup engine
- * ({@link org.jpbs.client.backup.ImageBackup}): hashing and compression stay in the engine's
- * workers, this class only decides what goes over the network ({@code docs/protocol.md#chunk-upload-and-known-chunks}, {@code docs/protocol.md#appending}, {@code docs/protocol.md#closing-an-index}, {@code docs/protocol.md#what-a-client-does-step-by-step}).
+ * The index writer of one fixed or dynamic index in a backup session ({@link RemoteSnapshotTarget}):
+ * hashing and compression stay in the engine's workers, this class only decides what goes over
+ * the network ({@code docs/protocol.md#chunk-upload-and-known-chunks}, {@code docs/protocol.md#appending}, {@code docs/protocol.md#closing-an-index}, {@code docs/protocol.md#what-a-client-does-step-by-step}).
  *
  * <ul>
  * <li>{@link #isKnown}: the digest is listed by the previous snapshot's index of the same archive
  *     (downloaded with {@code GET /previous}, so the server knows it too) or this session already
  *     uploads it: no compression, no upload;</li>
- * <li>{@link #insert}: starts an asynchronous upload ({@code POST /fixed_chunk}) and returns at
- *     once unless {@code upload-concurrency} uploads are in flight;</li>
- * <li>{@link #finish}: waits for the uploads, appends every chunk with its start offset
- *     ({@code PUT /fixed_index}, batched) and closes the index with chunk count, size and
- *     checksum ({@code POST /fixed_close}).</li>
+ * <li>{@link #insert}: starts an asynchronous upload ({@code POST /fixed_chunk} or
+ *     {@code /dynamic_chunk}) and returns at once unless {@code upload-concurrency} uploads are in flight;</li>
+ * <li>{@link #close}: waits for the uploads, appends every chunk with its start offset
+ *     ({@code PUT /fixed_index} or {@code /dynamic_index}, batched) and closes the index with
+ *     chunk count, size and checksum.</li>
  * </ul>
  * Thread-safe.
  */
-public final class RemoteBackupWriter implements ChunkSink {
+final class RemoteBackupWriter implements SnapshotTarget.IndexWriter {
     private final BackupClient client;
+    private final String serverName;
     private final int wid;
     private final Set<Digest> previous;
 
     /**
      * @param client   the session
-     * @param wid      the writer id from {@link BackupClient#createFixedIndex} (not incremental)
+     * @param wid      the writer id (not incremental)
      * @param previous digests of the previous snapshot's index of this archive, downloaded in this
      *                 session (empty if none)
      */
-    public RemoteBackupWriter(BackupClient client, int wid, Set<Digest> previous) {
+    RemoteBackupWriter(BackupClient client, String serverName, int wid, Set<Digest> previous) {
         this.client = client;
+        this.serverName = serverName;
         this.wid = wid;
         this.previous = previous;
+    }
+
+    @Override
+    public String serverName() {
+        return serverName;
     }
 
     @Override
@@ -59,23 +66,8 @@ public final class RemoteBackupWriter implements ChunkSink {
         return client.uploadChunk(wid, chunk).started();
     }
 
-    /**
-     * Appends every chunk of {@code index} and closes the writer.
-     *
-     * @param serverName the archive name, e.g. {@code disk.img.fidx}
-     * @param index      the complete index the engine built
-     * @return the manifest entry (size = image size, csum = index checksum)
-     * @throws IOException if an upload failed or the server refuses the append or close
-     */
-    public FileEntry finish(String serverName, FixedIndex index) throws IOException {
-        return finish(serverName, index, CryptMode.NONE);
-    }
-
-    /**
-     * As {@link #finish(String, FixedIndex)}, with the crypt mode the manifest entry gets
-     * ({@code encrypt} when the chunks were encrypted, {@code sign-only} when only the manifest is signed).
-     */
-    public FileEntry finish(String serverName, FixedIndex index, CryptMode mode) throws IOException {
+    @Override
+    public FileEntry close(IndexFile index, CryptMode mode) throws IOException {
         client.awaitUploads();
         int n = index.chunkCount();
         Digest[] digests = new Digest[n];

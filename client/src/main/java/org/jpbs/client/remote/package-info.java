@@ -3,7 +3,7 @@
  * ({@link org.jpbs.client.remote.Repository}, {@link org.jpbs.client.remote.Credentials}), the
  * REST calls and upgrades ({@link org.jpbs.client.remote.PbsClient}), the backup protocol
  * ({@link org.jpbs.client.remote.BackupClient}, with {@link org.jpbs.client.remote.RemoteBackupWriter}
- * as the {@link org.jpbs.client.ChunkSink} of the image backup engine) and the reader protocol
- * ({@link org.jpbs.client.remote.RemoteChunkReader}, a chunk source with parallel fetches).
+ * as the {@link org.jpbs.core.snapshot.ChunkSink} of the image backup engine) and the reader protocol
+ * ({@link org.jpbs.client.remote.RemoteSnapshotSource}, a chunk source with parallel fetches).
  */
 package org.jpbs.client.remote;

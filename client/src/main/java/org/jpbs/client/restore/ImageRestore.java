@@ -81,6 +81,19 @@ public final class ImageRestore extends RestoreSettings<ImageRestore> {
         return run.toStream(loader(run, source), window(), out);
     }
 
+    /**
+     * Restores to a consumer: each chunk is handed over as soon as it is decoded, out of order,
+     * from the worker threads; zero chunks as {@code null}.
+     *
+     * @throws CorruptDataException if a chunk has the wrong length or content
+     * @throws IOException if reading or the consumer fails
+     */
+    public RestoreStats restore(IndexFile index, ChunkSource source, ChunkConsumer consumer, String resource)
+            throws IOException {
+        RestoreRun run = newRun(index, resource);
+        return run.toConsumer(loader(run, source), window(), consumer);
+    }
+
     private static RestoreRun.Loader loader(RestoreRun run, ChunkSource source) {
         return i -> CompletableFuture.supplyAsync(() -> run.checkedOrThrow(i,
                 () -> source.readChunk(run.index.digest(i), run.index.chunkLength(i), run.crypt())), run.pool);

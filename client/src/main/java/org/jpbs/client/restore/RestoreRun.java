@@ -1,18 +1,12 @@
 package org.jpbs.client.restore;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReference;
-import org.jpbs.client.Workers;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.blob.ZeroChunks;
@@ -20,6 +14,8 @@ import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.index.IndexFile;
+import org.jpbs.core.pipeline.BoundedPipeline;
+import org.jpbs.core.pipeline.Workers;
 
 /**
  * One restore of one index: the loop both engines share. It walks the index, settles zero
@@ -121,66 +117,34 @@ final class RestoreRun {
     private RestoreStats unordered(Loader loader, int permits, boolean skipZeros, Sink sink) throws IOException {
         long start = System.nanoTime();
         int n = index.chunkCount();
-        Semaphore window = new Semaphore(permits);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        try {
-            for (int i = 0; i < n && failure.get() == null; i++) {
+        try (BoundedPipeline pipeline = new BoundedPipeline("restore of " + resource, permits, pool)) {
+            for (int i = 0; i < n; i++) {
                 int idx = i;
                 int len = index.chunkLength(i);
-                Digest d = index.digest(i);
-                if (zeros.isZero(d, len)) {
+                boolean accepted;
+                if (zeros.isZero(index.digest(i), len)) {
                     counters.zero(len);
                     if (skipZeros) {
                         counters.skippedBytes.add(len);
                         progress.advance(len);
                         continue;
                     }
-                    window.acquire();
-                    pool.execute(() -> {
-                        try {
-                            sink.write(idx, null, len);
-                            progress.advance(len);
-                        } catch (Throwable t) {
-                            failure.compareAndSet(null, t);
-                        } finally {
-                            window.release();
-                        }
+                    accepted = pipeline.submit(() -> {
+                        sink.write(idx, null, len);
+                        progress.advance(len);
                     });
-                    continue;
-                }
-                window.acquire();
-                CompletableFuture<byte[]> f;
-                try {
-                    f = loader.load(idx);
-                } catch (RuntimeException e) {
-                    window.release();
-                    failure.compareAndSet(null, e);
-                    break;
-                }
-                f.whenComplete((data, err) -> {
-                    try {
-                        if (err != null) {
-                            failure.compareAndSet(null, err);
-                            return;
-                        }
+                } else {
+                    accepted = pipeline.<byte[]>submitAsync(() -> loader.load(idx), data -> {
                         sink.write(idx, data, len);
                         progress.advance(len);
-                    } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
-                    } finally {
-                        window.release();
-                    }
-                });
+                    });
+                }
+                if (!accepted) {
+                    break;
+                }
             }
-            window.acquire(permits);
-        } catch (InterruptedException e) {
-            pool.shutdownNow();
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("restore of " + resource + " interrupted");
-        } finally {
-            pool.shutdown();
+            pipeline.finish();
         }
-        Workers.rethrow(unwrap(failure.get()));
         return counters.stats(index, System.nanoTime() - start);
     }
 
@@ -190,33 +154,21 @@ final class RestoreRun {
      */
     RestoreStats toStream(Loader loader, int permits, OutputStream out) throws IOException {
         long start = System.nanoTime();
-        int n = index.chunkCount();
-        ArrayDeque<CompletableFuture<byte[]>> ahead = new ArrayDeque<>();
-        int next = 0;
         try {
-            for (int i = 0; i < n; i++) {
-                while (next < n && ahead.size() < permits) {
-                    int idx = next++;
-                    ahead.add(zeros.isZero(index.digest(idx), index.chunkLength(idx))
-                            ? CompletableFuture.completedFuture(null) : loader.load(idx));
-                }
-                byte[] data = ahead.poll().get();
-                int len = index.chunkLength(i);
-                if (data == null) {
-                    counters.zero(len);
-                    data = zeros.buffer(len);
-                }
-                out.write(data, 0, len);
-                progress.advance(len);
-            }
+            BoundedPipeline.<byte[]>inOrder("restore of " + resource, index.chunkCount(), permits,
+                    i -> zeros.isZero(index.digest(i), index.chunkLength(i))
+                            ? CompletableFuture.completedFuture(null) : loader.load(i),
+                    (i, data) -> {
+                        int len = index.chunkLength(i);
+                        if (data == null) {
+                            counters.zero(len);
+                            data = zeros.buffer(len);
+                        }
+                        out.write(data, 0, len);
+                        progress.advance(len);
+                    });
             out.flush();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("restore of " + resource + " interrupted");
-        } catch (ExecutionException e) {
-            Workers.rethrow(unwrap(e.getCause()));
         } finally {
-            ahead.forEach(f -> f.cancel(true));
             pool.shutdownNow();
         }
         return counters.stats(index, System.nanoTime() - start);
@@ -251,12 +203,5 @@ final class RestoreRun {
         while (bb.hasRemaining()) {
             target.write(bb, offset + bb.position());
         }
-    }
-
-    static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

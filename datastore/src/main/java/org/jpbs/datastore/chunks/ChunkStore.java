@@ -1,395 +1,148 @@
 package org.jpbs.datastore.chunks;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.concurrent.locks.ReentrantLock;
+import java.time.Instant;
+import java.util.Optional;
 import org.jpbs.core.ChunkSource;
-import org.jpbs.core.FileFormats;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
-import org.jpbs.core.errors.CorruptDataException;
-import org.jpbs.core.errors.MissingChunkException;
-import org.jpbs.datastore.os.AtomicFiles;
-import org.jpbs.datastore.os.FileTimes;
-import org.jpbs.datastore.os.FsSync;
-import org.jpbs.datastore.os.StorageFullException;
 
 /**
- * The chunk store of a datastore: {@code <root>/.chunks/XXXX/<64-hex digest>}, each file one
- * raw DataBlob ({@code docs/formats.md#datablob}, {@code docs/formats.md#chunk-store-chunks}). Thread-safe and parallel: the insert
- * decision (stat, compare, rename) for a digest runs under one of 64 striped locks, the write
- * of the temporary file runs without any lock.
- *
- * <p>The store trusts that an unencrypted blob's digest matches its content (the backup engine
- * or the server checks that) and lets such a verified chunk replace an encrypted or damaged
- * file under its digest (see {@link #insert}); it rejects blobs whose magic is unknown.
+ * Where the chunks of a datastore live, whatever the medium ({@code docs/design.md#chunk-store}):
+ * the directory {@code .chunks/XXXX/<digest>} ({@link DirectoryChunkStore}), memory (the test
+ * kit), an object store next. Every implementation keeps the chunk insert rule of
+ * {@code docs/formats.md} ({@link ChunkInsertRule}) and the garbage-collection contract:
+ * {@link #touch} marks a chunk used now; {@link #forEachChunk} lists chunks with their last use;
+ * {@link #removeIfUnused} removes one only if it is still unused since a cutoff, atomically
+ * with respect to a concurrent {@link #insert} or {@link #touch} of the same digest, so that a
+ * writer that was told "exists" never loses its chunk. Implementations are thread-safe.
+ * Signatures carry no file-system types: a chunk is named for people by {@link #location}.
  */
-public final class ChunkStore implements ChunkSource {
-    private static final int STRIPES = 64;
-
-    private final Path root;
-    private final Path chunksDir;
-    private final SyncLevel syncLevel;
-    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
-
+public interface ChunkStore extends ChunkSource {
     /**
      * Result of {@link #insert}.
      *
-     * @param duplicate   true if an existing chunk file was kept (and touched) instead of writing
-     * @param storedBytes length in bytes of the chunk file now in the store: the new blob's
-     *                    length if written, else the existing file's length (as PBS reports it)
+     * @param duplicate   true if an existing copy was kept (and marked used) instead of writing
+     * @param storedBytes length in bytes of the copy now stored: the new blob's length if
+     *                    written, else the existing copy's length (as PBS reports it)
      */
-    public record InsertResult(boolean duplicate, long storedBytes) {}
-
-    private ChunkStore(Path root, SyncLevel syncLevel) {
-        this.root = root;
-        this.chunksDir = root.resolve(ChunkStoreCreator.CHUNKS);
-        this.syncLevel = syncLevel;
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new ReentrantLock();
-        }
-    }
+    record InsertResult(boolean duplicate, long storedBytes) {}
 
     /**
-     * Creates a new datastore skeleton at {@code datastoreRoot}: the root (0755, created with its
-     * parents if missing, or an existing empty directory), {@code .chunks} (0750) with the
-     * 65,536 subdirectories {@code 0000..ffff} (0750), an empty {@code .lock} (0644).
+     * One stored chunk as a sweep sees it.
      *
-     * @throws IOException if the path is a file, a non-empty directory or already a datastore
-     *                     (message names the path), or on any I/O error (the partial skeleton is removed)
+     * @param digest   its digest
+     * @param size     stored length in bytes
+     * @param lastUsed when it was last written, inserted as a duplicate or touched (the atime of a chunk file)
      */
-    public static ChunkStore create(Path datastoreRoot, SyncLevel syncLevel) throws IOException {
-        Path r = datastoreRoot.toAbsolutePath().normalize();
-        ChunkStoreCreator.create(r);
-        return new ChunkStore(r, syncLevel);
-    }
+    record StoredChunk(Digest digest, long size, Instant lastUsed) {}
 
     /**
-     * Opens the chunk store of an existing datastore.
+     * Totals of a store.
      *
-     * @throws IOException {@code "not a datastore: <path> (no .chunks directory)"} if it has none,
-     *                     or naming the missing prefix directory if the store is incomplete
+     * @param chunks number of chunks
+     * @param bytes  their stored bytes
      */
-    public static ChunkStore open(Path root, SyncLevel syncLevel) throws IOException {
-        Path r = root.toAbsolutePath().normalize();
-        Path chunks = r.resolve(ChunkStoreCreator.CHUNKS);
-        if (!Files.isDirectory(chunks)) {
-            throw new IOException("not a datastore: " + r + " (no .chunks directory)");
-        }
-        for (String p : new String[] {"0000", "ffff"}) {
-            if (!Files.isDirectory(chunks.resolve(p))) {
-                throw new IOException("datastore " + r + " is incomplete: missing directory .chunks/" + p);
-            }
-        }
-        return new ChunkStore(r, syncLevel);
+    record Stats(long chunks, long bytes) {}
+
+    /** Outcome of {@link #removeIfUnused}. */
+    enum Removal {
+        /** It was unused since the cutoff and is gone. */
+        REMOVED,
+        /** It was used (touched or inserted) at or after the cutoff and stays. */
+        KEPT,
+        /** There was no such chunk. */
+        ABSENT
     }
 
-    /** The datastore root (absolute). */
-    public Path root() {
-        return root;
-    }
-
-    /** The configured sync level. */
-    public SyncLevel syncLevel() {
-        return syncLevel;
-    }
-
-    /** {@code <root>/.chunks/<first 4 hex>/<64 hex>} for the digest (the file may not exist). */
-    public Path chunkPath(Digest digest) {
-        return chunksDir.resolve(digest.prefix()).resolve(digest.hex());
+    /** Receives the chunks of {@link #forEachChunk}. */
+    @FunctionalInterface
+    interface ChunkVisitor {
+        /** One chunk; an exception stops the listing and is thrown by {@link #forEachChunk}. */
+        void visit(StoredChunk chunk) throws IOException;
     }
 
     /**
-     * The lock guarding the insert decision for {@code digest} (one of 64 stripes). Garbage
-     * collection must hold it while it re-checks and deletes a chunk file, so a concurrent
-     * insert that decides "duplicate, touch" cannot lose its chunk.
-     */
-    public ReentrantLock lockFor(Digest digest) {
-        return stripes[(digest.hashCode() & 0x7fffffff) % STRIPES];
-    }
-
-    /**
-     * Stores a chunk following the PBS insert rules ({@code docs/formats.md#chunk-store-chunks}), hardened
-     * against chunk poisoning (docs {@code formats.md} "Chunk insert rule"). The existing
-     * file, if any, is read and classified first: absent, empty (0 bytes), damaged (unknown
-     * magic, shorter than its header, bad CRC), plain or encrypted.
-     * <ul>
-     * <li>incoming unencrypted (its digest verified by the caller): an existing plain copy of the
-     *     same or smaller size is kept and touched (atime now, mtime kept), a bigger one is replaced;
-     *     an existing empty, damaged or <em>encrypted</em> file is replaced;</li>
-     * <li>incoming encrypted (the digest cannot be checked): an existing empty or damaged file is
-     *     replaced; an existing plain copy is never replaced and the insert is refused; both
-     *     encrypted-uncompressed of different sizes: refused; otherwise the encrypted copy is kept.</li>
-     * </ul>
-     * A write goes to {@code <digest>.tmp_XXXXXX} (fsync'd if the sync level is
-     * {@link SyncLevel#FILE}), renamed over the target under the digest's lock, then the
-     * directory is fsync'd (FILE only); a reader or GC never sees a half-written chunk.
+     * Stores a chunk following the chunk insert rule ({@link ChunkInsertRule#keep}): a kept
+     * existing copy is marked used; a new copy becomes visible under its digest only when
+     * complete (never a partial chunk, whatever fails or crashes).
      *
-     * @param digest the chunk digest (32 bytes). For an unencrypted blob the caller guarantees it
-     *               is the SHA-256 of the decoded content (the server decodes and hashes every
-     *               uploaded plain chunk; a local backup computes it).
-     * @param blob   the encoded chunk (raw DataBlob bytes are written as they are)
-     * @throws CorruptDataException if the blob's magic is unknown or it is shorter than its header
-     * @throws StorageFullException naming the datastore and the chunk file if the file system is full
-     * @throws IOException          on an encrypted/unencrypted conflict (message names the chunk) or I/O errors
+     * @param digest the chunk digest; for an unencrypted blob the caller guarantees it is the
+     *               SHA-256 of the decoded content
+     * @param blob   the encoded chunk (stored as it is)
+     * @throws org.jpbs.core.errors.CorruptDataException if the blob's magic is unknown or it is shorter than its header
+     * @throws org.jpbs.datastore.os.StorageFullException if the store is full
+     * @throws IOException on an encrypted/unencrypted conflict (message names the chunk) or I/O errors
      */
-    public InsertResult insert(Digest digest, DataBlob blob) throws IOException {
-        checkBlob(digest, blob);
-        Path target = chunkPath(digest);
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
-        try {
-            InsertResult kept = keepExisting(digest, target, blob);
-            if (kept != null) {
-                return kept;
-            }
-        } finally {
-            lock.unlock();
-        }
-        boolean fsync = syncLevel == SyncLevel.FILE;
-        byte[] raw = blob.raw();
-        Path tmp;
-        try {
-            tmp = AtomicFiles.writeTemp(target, raw, 0, raw.length, fsync);
-        } catch (StorageFullException e) {
-            throw e.inDatastore(root);
-        }
-        lock.lock();
-        try {
-            InsertResult kept = keepExisting(digest, target, blob); // someone may have won the race
-            if (kept != null) {
-                Files.deleteIfExists(tmp);
-                return kept;
-            }
-            AtomicFiles.commit(tmp, target);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(tmp);
-            throw e;
-        } finally {
-            lock.unlock();
-        }
-        if (fsync) {
-            FsSync.fsyncDirectory(target.getParent());
-        }
-        return new InsertResult(false, raw.length);
-    }
+    InsertResult insert(Digest digest, DataBlob blob) throws IOException;
 
-    /** What an existing chunk file is, as far as the server can tell without a key. */
-    private enum Existing { ABSENT, EMPTY, DAMAGED, PLAIN, ENCRYPTED }
-
-    private record Found(Existing kind, long size, long magic) {}
-
-    private Found classify(Path target) throws IOException {
-        BasicFileAttributes a;
-        try {
-            a = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
-            return new Found(Existing.ABSENT, 0, 0);
-        }
-        if (!a.isRegularFile()) {
-            throw new IOException("chunk store " + root + ": " + target + " is not a regular file");
-        }
-        if (a.size() == 0) {
-            return new Found(Existing.EMPTY, 0, 0);
-        }
-        byte[] raw;
-        try {
-            raw = Files.readAllBytes(target);
-        } catch (NoSuchFileException e) {
-            return new Found(Existing.ABSENT, 0, 0); // removed by a GC of another process meanwhile
-        }
-        try {
-            DataBlob old = DataBlob.wrap(raw, target.toString());
-            old.verifyCrc(target.toString());
-            return new Found(old.isEncrypted() ? Existing.ENCRYPTED : Existing.PLAIN, raw.length, old.magic());
-        } catch (CorruptDataException e) {
-            return new Found(Existing.DAMAGED, raw.length, 0);
-        }
-    }
-
-    /** Returns the result if the existing file is to be kept (and touches it), null if the blob must be written. */
-    private InsertResult keepExisting(Digest digest, Path target, DataBlob blob) throws IOException {
-        Found old = classify(target);
-        long incoming = blob.rawLength();
-        switch (old.kind()) {
-            case ABSENT, EMPTY, DAMAGED:
-                return null; // nothing usable there (crash, evicted cache entry, bit rot, garbage): write
-            case PLAIN:
-                if (blob.isEncrypted()) {
-                    throw new IOException("chunk " + digest.hex()
-                            + ": refusing to overwrite an existing unencrypted chunk with an encrypted one");
-                }
-                return old.size() <= incoming ? touchKept(target, old.size()) : null; // keep the smaller copy
-            case ENCRYPTED:
-                if (!blob.isEncrypted()) {
-                    return null; // verified plain data replaces an unverifiable encrypted file (poisoning)
-                }
-                if (old.size() == incoming) {
-                    return touchKept(target, old.size());
-                }
-                if (old.magic() == FileFormats.ENCRYPTED_BLOB_MAGIC && blob.magic() == FileFormats.ENCRYPTED_BLOB_MAGIC) {
-                    throw new IOException("chunk " + digest.hex() + ": refusing to overwrite an existing encrypted chunk"
-                            + " with one of a different size (" + old.size() + " != " + incoming + " bytes)");
-                }
-                return touchKept(target, old.size());
-            default:
-                throw new IllegalStateException(old.kind().toString());
-        }
-    }
-
-    /** Touches the kept file; null (write the chunk) if a GC of another process removed it meanwhile. */
-    private InsertResult touchKept(Path target, long size) throws IOException {
-        try {
-            FileTimes.touchAtimeInPlace(target);
-        } catch (NoSuchFileException e) {
-            return null;
-        }
-        return new InsertResult(true, size);
-    }
-
-    private static void checkBlob(Digest digest, DataBlob blob) throws CorruptDataException {
-        long m = blob.magic();
-        int header;
-        if (m == FileFormats.UNCOMPRESSED_BLOB_MAGIC || m == FileFormats.COMPRESSED_BLOB_MAGIC) {
-            header = FileFormats.BLOB_HEADER_SIZE;
-        } else if (m == FileFormats.ENCRYPTED_BLOB_MAGIC || m == FileFormats.ENCR_COMPR_BLOB_MAGIC) {
-            header = FileFormats.ENCRYPTED_BLOB_HEADER_SIZE;
-        } else {
-            throw new org.jpbs.core.errors.UnsupportedFormatException("chunk " + digest.hex(), m,
-                    "unknown blob magic " + String.format("%016x", m));
-        }
-        if (blob.rawLength() < header) {
-            throw new CorruptDataException("chunk " + digest.hex(), blob.rawLength(), "blob shorter than its header");
-        }
-    }
-
-    /** Suffix garbage collection gives a chunk while it removes it ({@code docs/gc.md}, "The last moment"). */
-    public static final String GC_REMOVING = ".gc-removing";
+    /** True if a non-empty copy exists for the digest (a cheap check; it does not mark the chunk used). */
+    boolean exists(Digest digest);
 
     /**
-     * Reads a chunk file; if it is missing, its {@code <digest>.gc-removing} copy of a garbage
-     * collection that is removing it or was killed doing so (never used by {@link #exists} or
-     * {@link #touch}: a writer re-uploads such a chunk). A 0-byte file counts as absent (an evicted S3-cache entry, {@code docs/formats.md#chunk-store-chunks}).
+     * Marks the chunk used now (the GC mark, a re-used chunk of a backup): after this returns
+     * true, no sweep with a cutoff before now removes it.
      *
-     * @throws MissingChunkException if there is no (non-empty) file for the digest
-     * @throws CorruptDataException  if the file is not a blob (too short, unknown magic); the CRC is not checked here
+     * @return true if the chunk exists, false if not (the caller must upload it)
      */
-    public DataBlob read(Digest digest) throws IOException {
-        Path p = chunkPath(digest);
-        byte[] raw;
-        try {
-            raw = Files.readAllBytes(p);
-        } catch (NoSuchFileException e) {
-            // a GC (of another process) renamed it to <digest>.gc-removing to remove it and either
-            // puts it back in a moment (a writer touched it) or was killed in between; the next GC
-            // puts a referenced one back. Same content either way, so a reader takes that copy.
-            try {
-                raw = Files.readAllBytes(p.resolveSibling(digest.hex() + GC_REMOVING));
-            } catch (NoSuchFileException e2) {
-                throw new MissingChunkException(digest, "datastore " + root);
-            }
-        }
-        if (raw.length == 0) {
-            throw new MissingChunkException(digest, "datastore " + root + ", empty chunk file");
-        }
-        return DataBlob.wrap(raw, p.toString());
-    }
+    boolean touch(Digest digest) throws IOException;
+
+    /**
+     * Reads the stored blob (the CRC is not checked here).
+     *
+     * @throws org.jpbs.core.errors.MissingChunkException if there is no non-empty copy
+     * @throws org.jpbs.core.errors.CorruptDataException  if the copy is not a blob
+     */
+    DataBlob read(Digest digest) throws IOException;
 
     /**
      * Decoded plaintext of a chunk ({@link ChunkSource}): reads it, checks the CRC and
-     * decompresses. The digest of the plaintext is not re-checked here (verify does that).
-     *
-     * @param expectedSize plaintext length in bytes, or -1 if unknown
-     * @param crypt        the key for an encrypted chunk, or null
-     * @throws MissingChunkException                       if absent
-     * @throws CorruptDataException                        on a bad CRC or undecodable data
-     * @throws org.jpbs.core.errors.EncryptedDataException if the chunk is encrypted and {@code crypt} is null
-     * @throws org.jpbs.core.errors.CryptoException        if it does not decrypt with {@code crypt}
+     * decompresses (and decrypts with {@code crypt}); the digest is not re-checked here.
      */
     @Override
-    public byte[] readChunk(Digest digest, int expectedSize, CryptConfig crypt) throws IOException {
-        return read(digest).decode(chunkPath(digest).toString(), expectedSize, crypt);
+    default byte[] readChunk(Digest digest, int expectedSize, CryptConfig crypt) throws IOException {
+        return read(digest).decode(location(digest), expectedSize, crypt);
     }
 
+    /** Where the chunk is (or would be), for messages: a file path, an object key. */
+    String location(Digest digest);
+
     /**
-     * Sets the chunk file's atime to now (mtime kept): what re-used chunks need. A 0-byte file is
-     * touched too (it marks a chunk in use). Runs under the digest's lock ({@link #lockFor}), so
-     * a garbage collection sweeping in this JVM either sees the new atime or has already
-     * removed the file (then this returns false and the caller must upload the chunk); against
-     * a GC of another process the touch goes through the descriptor and checks the file is
-     * still in place ({@link FileTimes#touchAtimeInPlace}), with the same outcome.
+     * Moves a corrupt chunk aside as verify does ({@code docs/gc.md#verify}): afterwards the
+     * digest is absent, so the next insert stores a good copy.
      *
-     * @return true if the file exists, false if not
-     * @throws IOException on errors other than "no such file"
+     * @return the name the corrupt copy now has (e.g. {@code <digest>.0.bad}), or empty if there was none
      */
-    public boolean touch(Digest digest) throws IOException {
-        ReentrantLock lock = lockFor(digest); // so a concurrent GC sweep re-checks after this touch
-        lock.lock();
-        try {
-            FileTimes.touchAtimeInPlace(chunkPath(digest)); // safe against a GC sweep of another process
-            return true;
-        } catch (NoSuchFileException e) {
-            return false;
-        } finally {
-            lock.unlock();
-        }
+    Optional<String> renameCorrupt(Digest digest) throws IOException;
+
+    /** Lists every chunk (not corrupt copies set aside, not unfinished writes) with its last use. */
+    void forEachChunk(ChunkVisitor visitor) throws IOException;
+
+    /**
+     * Removes the chunk if it was not used at or after {@code cutoff}, re-checked atomically
+     * against a concurrent {@link #insert} or {@link #touch} of the same digest.
+     */
+    Removal removeIfUnused(Digest digest, Instant cutoff) throws IOException;
+
+    /** Number and bytes of the stored chunks (a full listing). */
+    default Stats stats() throws IOException {
+        long[] t = new long[2];
+        forEachChunk(c -> {
+            t[0]++;
+            t[1] += c.size();
+        });
+        return new Stats(t[0], t[1]);
     }
 
     /**
-     * Renames a corrupt chunk to {@code <digest>.<n>.bad} with the first {@code n} in 0..9 that
-     * does not exist yet ({@code .9.bad} is replaced if all exist), as verify does ({@code docs/gc.md#verify}). Under the digest's lock, so a concurrent insert either
-     * sees the chunk gone and writes a good copy, or wrote it before.
-     *
-     * @return the new name, or empty if the chunk file did not exist
-     * @throws IOException if the rename fails
+     * A number ordering reads for locality (the inode of a chunk file), or {@link Long#MAX_VALUE}
+     * if unknown; verify reads in this order when asked to.
      */
-    public java.util.Optional<Path> renameCorrupt(Digest digest) throws IOException {
-        Path p = chunkPath(digest);
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
-        try {
-            Path target = null;
-            for (int n = 0; n <= 9; n++) {
-                target = p.resolveSibling(digest.hex() + "." + n + ".bad");
-                if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-                    break;
-                }
-            }
-            try {
-                Files.move(p, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            } catch (NoSuchFileException e) {
-                return java.util.Optional.empty();
-            }
-            return java.util.Optional.of(target);
-        } finally {
-            lock.unlock();
-        }
+    default long readOrder(Digest digest) {
+        return Long.MAX_VALUE;
     }
 
-    /** True if a non-empty chunk file exists for the digest. */
-    public boolean exists(Digest digest) {
-        try {
-            return Files.size(chunkPath(digest)) > 0;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /**
-     * Best-effort {@code syncfs} of the file system holding the datastore: what
-     * {@link SyncLevel#FILESYSTEM} does once at the end of a backup. Never throws.
-     */
-    public void syncFilesystem() {
-        FsSync.syncFilesystem(root);
-    }
-
-    @Override
-    public String toString() {
-        return "ChunkStore[" + root + ", sync-level=" + syncLevel + "]";
-    }
+    /** Makes every chunk inserted so far durable (what {@code sync-level=filesystem} does at the end of a backup). Never throws. */
+    default void flush() {}
 }

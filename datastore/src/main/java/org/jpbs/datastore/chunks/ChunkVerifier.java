@@ -36,7 +36,7 @@ public final class ChunkVerifier {
      */
     public static Result verify(ChunkStore store, Digest digest, int expectedSize, CryptMode indexMode) throws IOException {
         DataBlob blob = store.read(digest);
-        String resource = store.chunkPath(digest).toString();
+        String resource = store.location(digest);
         blob.verifyCrc(resource);
         boolean wantEncrypted = indexMode == CryptMode.ENCRYPT;
         if (blob.isEncrypted() != wantEncrypted) {

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import org.jpbs.core.api.SafeId;
 
 /**
@@ -20,7 +19,6 @@ import org.jpbs.core.api.SafeId;
 public final class DatastoreConfig {
     /** Section type of a datastore. */
     public static final String TYPE = "datastore";
-    private static final Pattern SCHEDULE = Pattern.compile("[A-Za-z0-9 ,.:*/~-]+");
 
     private final String name;
     private final Map<String, String> props;
@@ -54,8 +52,12 @@ public final class DatastoreConfig {
             this.keep = KeepOptions.of(props);
             for (String k : new String[] {"gc-schedule", "prune-schedule"}) {
                 String v = props.get(k);
-                if (v != null && !SCHEDULE.matcher(v).matches()) {
-                    throw new IllegalArgumentException(k + ": '" + v + "' is not a calendar event");
+                if (v != null) {
+                    try {
+                        org.jpbs.core.calendar.CalendarEvent.parse(v);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(k + ": " + e.getMessage(), e);
+                    }
                 }
             }
             String vn = props.get("verify-new");

@@ -1,11 +1,8 @@
 package org.jpbs.datastore.config;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,11 +61,7 @@ public final class DatastoreConfigFile {
 
     /** SHA-256 of the text as 64 lower-case hex digits (the PBS config {@code digest}). */
     public String digest() {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes()));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return text.digest();
     }
 
     /** The datastores, in file order. */

@@ -1,8 +1,6 @@
 package org.jpbs.datastore.config;
 
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -122,13 +120,7 @@ public final class DatastoreConfigStore {
         } catch (NoSuchFileException e) {
             return DatastoreConfigFile.empty(file.toString());
         }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(data)).toString();
-        } catch (CharacterCodingException e) {
-            throw new IOException(file + ": not valid UTF-8", e);
-        }
-        return DatastoreConfigFile.parse(text, file.toString());
+        return DatastoreConfigFile.parse(SectionConfigText.decode(data, file), file.toString());
     }
 
     /**

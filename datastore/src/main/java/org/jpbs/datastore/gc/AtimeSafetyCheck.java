@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import org.jpbs.core.blob.ZeroChunks;
 import org.jpbs.core.digest.Digest;
-import org.jpbs.datastore.chunks.ChunkStore;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.os.FileStat;
 
 /**
@@ -27,7 +27,7 @@ final class AtimeSafetyCheck {
      * @throws IOException {@code "access time safety check using pre-existing|newly inserted chunk
      *                     failed, aborting GC! (...)"} if the atime did not move to now
      */
-    static void run(GcFs fs, ChunkStore store, Instant now, GcListener listener) throws IOException {
+    static void run(GcFs fs, DirectoryChunkStore store, Instant now, GcListener listener) throws IOException {
         Digest zero = ZeroChunks.ZERO_4M;
         boolean inserted = false;
         if (!store.exists(zero)) {

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.Upid;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.lock.DatastoreLock;
 import org.jpbs.datastore.lock.LockHolders;
 import org.jpbs.datastore.lock.LockedException;
@@ -99,6 +100,15 @@ public final class GarbageCollector {
         this.authId = Objects.requireNonNull(authId, "authId");
     }
 
+    /** The directory chunk store of {@code ds}: this collector marks and sweeps chunk files by their atime. */
+    private static DirectoryChunkStore directoryStore(Datastore ds) throws IOException {
+        if (ds.chunkStore() instanceof DirectoryChunkStore d) {
+            return d;
+        }
+        throw new IOException("garbage collection of datastore " + ds.root() + " is not supported for its chunk store "
+                + ds.chunkStore());
+    }
+
     /**
      * Runs the garbage collection.
      *
@@ -111,6 +121,7 @@ public final class GarbageCollector {
      */
     public GcResult run() throws IOException {
         Path root = ds.root();
+        DirectoryChunkStore chunks = directoryStore(ds);
         try (WriterRegistry.GcLock gcLock = WriterRegistry.lockGc(root);
              DatastoreLock lock = DatastoreLock.shared(root);
              WriterReferences.Epoch epoch = WriterReferences.openEpoch(root)) {
@@ -131,7 +142,7 @@ public final class GarbageCollector {
             long t = System.nanoTime();
             if (tuning.gcAtimeSafetyCheck()) {
                 listener.phaseStarted(GcListener.Phase.SAFETY_CHECK);
-                AtimeSafetyCheck.run(fs, ds.chunkStore(), start, listener);
+                AtimeSafetyCheck.run(fs, chunks, start, listener);
                 listener.phaseFinished(GcListener.Phase.SAFETY_CHECK);
             }
             long checkNanos = System.nanoTime() - t;
@@ -176,7 +187,7 @@ public final class GarbageCollector {
             listener.phaseStarted(GcListener.Phase.SWEEP);
             listener.info("Start GC phase2 (sweep unused chunks)");
             t = System.nanoTime();
-            SweepPhase.Result sweep = new SweepPhase(fs, ds.chunkStore(), minAtime, oldestWriter, dryRun, listener)
+            SweepPhase.Result sweep = new SweepPhase(fs, chunks, minAtime, oldestWriter, dryRun, listener)
                     .run(tuning.threads());
             long sweepNanos = System.nanoTime() - t;
             listener.phaseFinished(GcListener.Phase.SWEEP);

@@ -6,16 +6,19 @@ import java.time.Instant;
 import java.util.List;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.datastore.os.DirHandle;
+import org.jpbs.datastore.os.FileOps;
 import org.jpbs.datastore.os.FileStat;
 
 /**
  * Every file system operation garbage collection performs, so that tests can substitute a
  * layer that ignores atime updates, refuses permissions, loses files or runs code at a chosen
- * moment. {@link #local()} is the real one. Errors follow {@code java.nio}:
+ * moment. {@link #local()} is the real one. It is a {@link FileOps}: the sweep removes chunks
+ * through {@link org.jpbs.datastore.chunks.DirectoryChunkStore#removeLocked} with it; the
+ * chunk-file operations GC does not use default to {@link FileOps#real()}. Errors follow {@code java.nio}:
  * {@link java.nio.file.NoSuchFileException} for a vanished file,
  * {@link java.nio.file.AccessDeniedException} for a permission error.
  */
-public interface GcFs {
+public interface GcFs extends FileOps {
     /** An open directory (confined to one thread). */
     interface Dir extends AutoCloseable {
         /** The entries except {@code .} and {@code ..}, in directory order. */
@@ -53,6 +56,7 @@ public interface GcFs {
     Marker openMarker(Path chunksDir) throws IOException;
 
     /** lstat of a file. */
+    @Override
     FileStat stat(Path file) throws IOException;
 
     /** Sets the atime to now, keeping the mtime. */
@@ -62,20 +66,37 @@ public interface GcFs {
     void setAtime(Path file, Instant atime) throws IOException;
 
     /** Deletes a file (a vanished file is not an error). */
+    @Override
     void delete(Path file) throws IOException;
 
-    /** Renames a file ({@code rename(2)}: atomic, replaces an existing target). */
+    @Override
     default void rename(Path from, Path to) throws IOException {
-        java.nio.file.Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        FileOps.real().rename(from, to);
     }
 
-    /**
-     * Makes {@code link} a hard link to {@code existing} ({@code link(2)}).
-     *
-     * @throws java.nio.file.FileAlreadyExistsException if {@code link} exists
-     */
+    @Override
     default void link(Path existing, Path link) throws IOException {
-        java.nio.file.Files.createLink(link, existing);
+        FileOps.real().link(existing, link);
+    }
+
+    @Override
+    default byte[] readAllBytes(Path file) throws IOException {
+        return readFile(file);
+    }
+
+    @Override
+    default Path writeTemp(Path target, byte[] data, int off, int len, boolean fsync) throws IOException {
+        return FileOps.real().writeTemp(target, data, off, len, fsync);
+    }
+
+    @Override
+    default void touchAtimeInPlace(Path file) throws IOException {
+        FileOps.real().touchAtimeInPlace(file);
+    }
+
+    @Override
+    default void fsyncDirectory(Path dir) throws IOException {
+        FileOps.real().fsyncDirectory(dir);
     }
 
     /** Deletes a directory tree (a vanished tree is not an error). */

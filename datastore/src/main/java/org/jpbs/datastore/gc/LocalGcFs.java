@@ -2,17 +2,14 @@ package org.jpbs.datastore.gc;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.ChunkToucher;
 import org.jpbs.datastore.os.DirHandle;
+import org.jpbs.datastore.os.FileOps;
 import org.jpbs.datastore.os.FileStat;
 import org.jpbs.datastore.os.FileTimes;
 
@@ -76,12 +73,7 @@ final class LocalGcFs implements GcFs {
 
     @Override
     public FileStat stat(Path file) throws IOException {
-        Map<String, Object> a = Files.readAttributes(file,
-                "unix:ino,size,lastAccessTime,lastModifiedTime,isRegularFile,isDirectory", LinkOption.NOFOLLOW_LINKS);
-        long nanos = ((FileTime) a.get("lastAccessTime")).to(TimeUnit.NANOSECONDS);
-        return new FileStat((Long) a.get("ino"), (Long) a.get("size"), Math.floorDiv(nanos, 1_000_000_000L),
-                (int) Math.floorMod(nanos, 1_000_000_000L), ((FileTime) a.get("lastModifiedTime")).to(TimeUnit.SECONDS),
-                (Boolean) a.get("isRegularFile"), (Boolean) a.get("isDirectory"));
+        return FileOps.real().stat(file);
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jpbs.core.digest.Digest;
-import org.jpbs.datastore.chunks.ChunkStore;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.os.DirHandle;
 import org.jpbs.datastore.os.FileStat;
 
@@ -30,15 +30,15 @@ import org.jpbs.datastore.os.FileStat;
  */
 final class SweepPhase {
     private static final int RUN = 64;
-    /** Suffix of a chunk being removed ({@link #removeChunk}). */
-    static final String REMOVING = ChunkStore.GC_REMOVING;
+    /** Suffix of a chunk being removed ({@link DirectoryChunkStore#removeLocked}). */
+    static final String REMOVING = DirectoryChunkStore.GC_REMOVING;
 
     /** Counters of one sweep. */
     record Result(long diskBytes, long diskChunks, long removedBytes, long removedChunks, long pendingBytes,
                   long pendingChunks, long removedBad, long stillBad, long removedTempFiles, long entries) {}
 
     private final GcFs fs;
-    private final ChunkStore store;
+    private final DirectoryChunkStore store;
     private final Path chunksDir;
     private final Instant minAtime;
     private final Instant oldestWriter;
@@ -67,7 +67,7 @@ final class SweepPhase {
     private final LongAdder removedTemp = new LongAdder();
     private final LongAdder entries = new LongAdder();
 
-    SweepPhase(GcFs fs, ChunkStore store, Instant minAtime, Instant oldestWriter, boolean dryRun, GcListener listener) {
+    SweepPhase(GcFs fs, DirectoryChunkStore store, Instant minAtime, Instant oldestWriter, boolean dryRun, GcListener listener) {
         this.fs = fs;
         this.store = store;
         this.chunksDir = store.root().resolve(".chunks");
@@ -180,7 +180,7 @@ final class SweepPhase {
                 }
                 if (st.atimeBefore(minAtime)) {
                     if (!dryRun) {
-                        FileStat after = bad ? null : removeChunk(dir, name);
+                        FileStat after = bad ? null : store.removeLocked(digest, minAtime, fs);
                         if (after != null) {
                             st = after; // a writer of another process touched it at the last moment: kept
                             break classify;
@@ -222,51 +222,6 @@ final class SweepPhase {
         }
     }
 
-    /**
-     * Removes a chunk so that a writer of another process touching it at the same moment cannot
-     * lose it (writers of this JVM are excluded by the chunk's lock): renames it to
-     * {@code <digest>.gc-removing}, stats it again and, if its atime is now recent, links it back
-     * (unless a new copy appeared) instead of deleting it. A writer's
-     * {@code FileTimes.touchAtimeInPlace} either touched the file before the rename (seen here)
-     * or finds it gone. A leftover of a killed GC is handled by {@link #sweepRemoving}.
-     *
-     * @return null if removed, else the file's new status (kept)
-     */
-    private FileStat removeChunk(Path dir, String name) throws IOException {
-        Path file = dir.resolve(name);
-        Path removing = dir.resolve(name + REMOVING);
-        try {
-            fs.rename(file, removing);
-        } catch (NoSuchFileException e) {
-            return null; // gone meanwhile
-        } catch (IOException e) {
-            throw new IOException("garbage collection could not remove " + file + ": " + e.getMessage(), e);
-        }
-        FileStat again = fs.stat(removing);
-        if (!again.atimeBefore(minAtime)) {
-            putBack(removing, file);
-            return again;
-        }
-        try {
-            fs.delete(removing);
-        } catch (IOException e) {
-            throw new IOException("garbage collection could not remove " + removing + ": " + e.getMessage(), e);
-        }
-        return null;
-    }
-
-    private void putBack(Path removing, Path file) throws IOException {
-        try {
-            fs.link(removing, file);
-        } catch (java.nio.file.FileAlreadyExistsException e) {
-            // a new copy was inserted meanwhile: it wins
-        } catch (IOException | UnsupportedOperationException e) {
-            fs.rename(removing, file); // no hard links here: rename back (same digest, same content)
-            return;
-        }
-        fs.delete(removing);
-    }
-
     /** A {@code <digest>.gc-removing} left by a killed GC: put back if recently touched and no copy exists, else removed. */
     private void sweepRemoving(GcFs.Dir d, Path dir, String name) throws IOException {
         FileStat st;
@@ -283,7 +238,7 @@ final class SweepPhase {
             if (st.atimeBefore(minAtime)) {
                 fs.delete(dir.resolve(name));
             } else {
-                putBack(dir.resolve(name), file);
+                DirectoryChunkStore.putBack(dir.resolve(name), file, fs);
             }
         }
         listener.info((dryRun ? "would handle" : "handled") + " leftover " + dir.resolve(name) + " of a killed garbage collection");

@@ -20,10 +20,13 @@ import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.datastore.chunks.ChunkStore;
+import org.jpbs.datastore.chunks.ChunkStores;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.lock.DirLock;
 import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.datastore.os.AtomicFiles;
+import org.jpbs.datastore.os.FileOps;
 
 /**
  * A datastore on the local file system, laid out exactly as PBS lays it out ({@code docs/formats.md#chunk-store-chunks}, {@code docs/formats.md#datastore-layout}): chunk store, namespaces, groups with owner, snapshots.
@@ -36,20 +39,22 @@ public final class Datastore {
     public static final Duration STALE_TEMP_AGE = Duration.ofHours(24);
 
     private final Path root;
+    private final SyncLevel syncLevel;
     private final ChunkStore chunks;
 
-    private Datastore(ChunkStore chunks) {
+    private Datastore(DirectoryChunkStore chunks) {
         this.root = chunks.root();
+        this.syncLevel = chunks.syncLevel();
         this.chunks = chunks;
     }
 
     /**
-     * Creates a datastore skeleton ({@link ChunkStore#create}) and opens it.
+     * Creates a datastore skeleton ({@link ChunkStores#create}) and opens it.
      *
      * @throws IOException if the path is a file, a non-empty directory or already a datastore
      */
     public static Datastore create(Path root, SyncLevel syncLevel) throws IOException {
-        return new Datastore(ChunkStore.create(root, syncLevel));
+        return new Datastore(ChunkStores.create(root, syncLevel));
     }
 
     /** Opens with the default sync level ({@link SyncLevel#DEFAULT}). See {@link #open(Path, SyncLevel)}. */
@@ -63,7 +68,15 @@ public final class Datastore {
      * @throws IOException {@code "not a datastore: <path> (no .chunks directory)"}
      */
     public static Datastore open(Path root, SyncLevel syncLevel) throws IOException {
-        return new Datastore(ChunkStore.open(root, syncLevel));
+        return new Datastore(ChunkStores.open(root, syncLevel));
+    }
+
+    /**
+     * Opens an existing datastore whose chunk files are accessed through {@code files} (tests
+     * inject faults this way; {@link FileOps#real()} is what {@link #open(Path, SyncLevel)} uses).
+     */
+    public static Datastore open(Path root, SyncLevel syncLevel, FileOps files) throws IOException {
+        return new Datastore(ChunkStores.open(root, syncLevel, files));
     }
 
     /** Opens the datastore at {@code root}, creating it if there is no {@code .chunks} directory yet. */
@@ -91,7 +104,7 @@ public final class Datastore {
 
     /** The sync level used for writes. */
     public SyncLevel syncLevel() {
-        return chunks.syncLevel();
+        return syncLevel;
     }
 
     /** Directory of a namespace (may not exist). */

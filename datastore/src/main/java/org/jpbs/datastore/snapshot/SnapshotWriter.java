@@ -388,7 +388,7 @@ public final class SnapshotWriter implements AutoCloseable {
             throw e.inDatastore(ds.root());
         }
         if (sync == SyncLevel.FILESYSTEM) {
-            ds.chunkStore().syncFilesystem();
+            ds.chunkStore().flush();
         }
         if (Files.exists(finalDir, LinkOption.NOFOLLOW_LINKS)) {
             throw new org.jpbs.core.errors.AlreadyExistsException(null, "backup snapshot " + ref.relativePath() + " already exists");

@@ -50,6 +50,7 @@ public final class TaskManager {
     private final AtomicLong nextTaskId = new AtomicLong();
     private final Map<String, WorkerTask> running = new ConcurrentHashMap<>();
     private final Deque<TaskInfo> finished = new ArrayDeque<>(); // guarded by itself; oldest first
+    private final List<TaskListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A page of a task log: lines {@code start+1 ..}, the file's line count and whether the task still runs. */
     public record LogPage(List<String> lines, long start, long total, boolean active) {}
@@ -142,6 +143,17 @@ public final class TaskManager {
      * @throws IOException if the log file cannot be created
      */
     public Upid spawn(String type, String workerId, String authId, TaskJob job) throws IOException {
+        return spawn(type, workerId, authId, job, s -> { });
+    }
+
+    /**
+     * As {@link #spawn(String, String, String, TaskJob)}; {@code whenDone} is called with the end
+     * state after the task is finished and archived (the scheduler records job states with it).
+     *
+     * @throws IOException if the log file cannot be created
+     */
+    public Upid spawn(String type, String workerId, String authId, TaskJob job,
+                      java.util.function.Consumer<TaskState> whenDone) throws IOException {
         WorkerTask t = begin(type, workerId, authId);
         Thread th = Thread.ofVirtual().name("jpbs-task-" + t.upid().taskId()).unstarted(() -> {
             Throwable err = null;
@@ -150,7 +162,7 @@ public final class TaskManager {
             } catch (Throwable e) {
                 err = e instanceof InterruptedException && t.abortRequested() ? new TaskAbortedException() : e;
             }
-            t.finish(err);
+            whenDone.accept(t.finish(err));
         });
         t.onAbort(th::interrupt);
         th.start();
@@ -173,6 +185,23 @@ public final class TaskManager {
             }
         }
         running.remove(t.upid().toString()); // after it is in the finished list: never missing from both
+        for (TaskListener l : listeners) {
+            try {
+                l.taskEnded(t, s);
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "task end listener failed for " + t.upid() + ": " + e, e);
+            }
+        }
+    }
+
+    /** Calls {@code listener} at the end of every task from now on ({@link TaskListener}). */
+    public void addListener(TaskListener listener) {
+        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Stops calling {@code listener}. */
+    public void removeListener(TaskListener listener) {
+        listeners.remove(listener);
     }
 
     private void loadArchive() throws IOException {

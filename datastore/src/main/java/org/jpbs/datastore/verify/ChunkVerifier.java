@@ -1,9 +1,6 @@
 package org.jpbs.datastore.verify;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -71,7 +68,7 @@ final class ChunkVerifier {
         if (inodeOrder) {
             Map<Digest, Long> inode = new java.util.HashMap<>();
             for (Digest d : order) {
-                inode.put(d, inodeOf(store.chunkPath(d)));
+                inode.put(d, store.readOrder(d));
             }
             order.sort(Comparator.comparingLong(inode::get));
         }
@@ -96,14 +93,6 @@ final class ChunkVerifier {
         return problems;
     }
 
-    private static long inodeOf(Path p) {
-        try {
-            return (Long) Files.getAttribute(p, "unix:ino", LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException | RuntimeException e) {
-            return Long.MAX_VALUE;
-        }
-    }
-
     /** Checks one chunk; returns the problem or null if good. */
     private VerifyProblem check(BackupSnapshotRef ref, String archive, Digest d, int len, boolean encrypted,
                                 Counts counts) throws IOException {
@@ -112,7 +101,7 @@ final class ChunkVerifier {
         try {
             blob = store.read(d);
             counts.bytesRead.addAndGet(blob.rawLength());
-            blob.verifyCrc(store.chunkPath(d).toString());
+            blob.verifyCrc(store.location(d));
         } catch (MissingChunkException e) {
             corrupt.add(d);
             return new VerifyProblem(ref, archive, d, VerifyProblem.Kind.CHUNK_MISSING,
@@ -128,7 +117,7 @@ final class ChunkVerifier {
         if (!encrypted) {
             byte[] plain;
             try {
-                plain = blob.decode(store.chunkPath(d).toString(), len);
+                plain = blob.decode(store.location(d), len);
             } catch (CorruptDataException e) {
                 return corruptChunk(ref, archive, d, "chunk " + d.hex() + " does not decode: " + e.getMessage());
             }
@@ -145,7 +134,7 @@ final class ChunkVerifier {
 
     private VerifyProblem corruptChunk(BackupSnapshotRef ref, String archive, Digest d, String why) throws IOException {
         corrupt.add(d);
-        String renamed = store.renameCorrupt(d).map(p -> "; renamed to " + p.getFileName()).orElse("");
+        String renamed = store.renameCorrupt(d).map(n -> "; renamed to " + n).orElse("");
         return new VerifyProblem(ref, archive, d, VerifyProblem.Kind.CHUNK_CORRUPT, why + renamed);
     }
 }

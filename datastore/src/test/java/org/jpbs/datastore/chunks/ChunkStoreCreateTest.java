@@ -27,7 +27,7 @@ class ChunkStoreCreateTest {
         // one datastore only: creating and deleting 65,536 directories is slow on some disks
         Path root = tmp.resolve("a/b/store");
         long t0 = System.nanoTime();
-        ChunkStore cs = ChunkStore.create(root, SyncLevel.NONE);
+        DirectoryChunkStore cs = ChunkStores.create(root, SyncLevel.NONE);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         System.out.println("ChunkStore.create: 65536 directories in " + ms + " ms");
         assertEquals(root.toAbsolutePath(), cs.root());
@@ -48,7 +48,7 @@ class ChunkStoreCreateTest {
         assertTrue(Files.isRegularFile(lock));
         assertEquals(0, Files.size(lock));
         assertEquals("rw-r--r--", mode(lock));
-        ChunkStore.open(root, SyncLevel.FILE); // opens fine
+        ChunkStores.open(root, SyncLevel.FILE); // opens fine
 
         IOException e = assertThrows(IOException.class, () -> Datastore.create(root, SyncLevel.NONE));
         assertTrue(e.getMessage().contains("already a datastore"), e.getMessage());
@@ -59,12 +59,12 @@ class ChunkStoreCreateTest {
     void createRefusesNonEmptyForeignDirectoryAndExistingDatastore() throws IOException {
         Path foreign = Files.createDirectories(tmp.resolve("foreign"));
         Files.writeString(foreign.resolve("data.txt"), "mine");
-        IOException e = assertThrows(IOException.class, () -> ChunkStore.create(foreign, SyncLevel.NONE));
+        IOException e = assertThrows(IOException.class, () -> ChunkStores.create(foreign, SyncLevel.NONE));
         assertTrue(e.getMessage().contains("non-empty") && e.getMessage().contains(foreign.toString()), e.getMessage());
         assertFalse(Files.exists(foreign.resolve(".chunks")), "nothing created in a refused directory");
 
         Path file = Files.writeString(tmp.resolve("plainfile"), "x");
-        e = assertThrows(IOException.class, () -> ChunkStore.create(file, SyncLevel.NONE));
+        e = assertThrows(IOException.class, () -> ChunkStores.create(file, SyncLevel.NONE));
         assertTrue(e.getMessage().contains("not a directory"), e.getMessage());
     }
 

@@ -35,11 +35,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(SharedTestDatastore.class)
 class ChunkStoreTest {
-    static ChunkStore store;
+    static DirectoryChunkStore store;
 
     @BeforeAll
     static void openStore() throws IOException {
-        store = ChunkStore.open(SharedTestDatastore.root(), SyncLevel.FILE);
+        store = ChunkStores.open(SharedTestDatastore.root(), SyncLevel.FILE);
     }
 
     private static BasicFileAttributes attrs(Path p) throws IOException {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ChunkVerifierTest {
     @Test
     void plainAndEncryptedChunks() throws Exception {
-        ChunkStore store = ChunkStore.open(SharedTestDatastore.root(), SyncLevel.NONE);
+        DirectoryChunkStore store = ChunkStores.open(SharedTestDatastore.root(), SyncLevel.NONE);
         byte[] data = TestData.bytes(801, 50_000);
         EncodedChunk plain = EncodedChunk.encode(data, 0, data.length, true);
         store.insert(plain.digest(), plain.blob());

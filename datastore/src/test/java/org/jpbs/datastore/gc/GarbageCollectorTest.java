@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.jpbs.core.digest.Digest;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.lock.DirLock;
 import org.jpbs.datastore.os.FileTimes;
 import org.jpbs.datastore.tuning.ChunkOrder;
@@ -125,7 +126,7 @@ class GarbageCollectorTest {
         Digest older = fx.chunk(301);
         FileTimes.setAtime(fx.path(coarse), start.minusMillis(4));
         FileTimes.setAtime(fx.path(older), start.minus(Duration.ofMinutes(10)));
-        SweepPhase.Result r = new SweepPhase(GcFs.local(), fx.ds.chunkStore(), start.minus(Duration.ofDays(1)), start,
+        SweepPhase.Result r = new SweepPhase(GcFs.local(), (DirectoryChunkStore) fx.ds.chunkStore(), start.minus(Duration.ofDays(1)), start,
                 true, new GcListener() {}).run(2);
         assertEquals(0, r.removedChunks());
         assertEquals(1, r.pendingChunks(), "only the chunk clearly older than the start is pending");

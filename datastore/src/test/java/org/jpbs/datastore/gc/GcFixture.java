@@ -18,6 +18,7 @@ import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.datastore.TestData;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.os.FileTimes;
@@ -185,7 +186,7 @@ public final class GcFixture {
 
     public Path path(Digest d) {
         prefixes.add(d.prefix());
-        return ds.chunkStore().chunkPath(d);
+        return ((DirectoryChunkStore) ds.chunkStore()).chunkPath(d);
     }
 
     public boolean exists(Digest d) {

@@ -1,0 +1,163 @@
+package org.jpbs.client.engine;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.util.Optional;
+import org.jpbs.client.progress.ProgressListener;
+import org.jpbs.client.restore.ChunkConsumer;
+import org.jpbs.client.restore.ImageRestore;
+import org.jpbs.client.restore.PipelinedRestore;
+import org.jpbs.client.restore.RestoreStats;
+import org.jpbs.core.snapshot.SnapshotSource;
+import org.jpbs.core.crypto.CryptConfig;
+import org.jpbs.core.crypto.Fingerprint;
+import org.jpbs.core.crypto.MasterKey;
+import org.jpbs.core.errors.EncryptedDataException;
+import org.jpbs.core.index.IndexFile;
+import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.core.manifest.CryptMode;
+import org.jpbs.core.manifest.FileEntry;
+
+/**
+ * The restore engine ({@code docs/design.md#engines}): reads archives of one snapshot from a
+ * {@link SnapshotSource}, whoever calls (the command line from a directory or a server, the
+ * hypervisor library, a VMA export). It checks the key against the manifest before anything is
+ * written ({@link #keyFor}), decodes blobs, and restores an index's byte stream with every
+ * chunk checked against its digest: from a source read blocking ({@link SnapshotSource.ChunkAccess#BLOCKING},
+ * a local disk) {@code workers} threads read and decode, {@code 2 * workers + 2} chunks in flight;
+ * from an asynchronous one (a server) up to {@code fetchConcurrency} fetches are in flight and
+ * {@code workers} threads decode ({@code fetchConcurrency + workers} chunks held at most).
+ */
+public final class RestoreEngine {
+    private final SnapshotSource source;
+    private int workers = Runtime.getRuntime().availableProcessors();
+    private int fetchConcurrency = PipelinedRestore.DEFAULT_FETCH_CONCURRENCY;
+    private boolean sparse;
+    private boolean verify = true;
+
+    /** An engine reading from {@code source} (not closed by the engine). */
+    public RestoreEngine(SnapshotSource source) {
+        this.source = source;
+    }
+
+    /** Decode/verify threads, at least 1 (default: available processors). */
+    public RestoreEngine workers(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("restore workers must be at least 1, got " + n);
+        }
+        this.workers = n;
+        return this;
+    }
+
+    /** Chunk fetches in flight from an asynchronous source, at least 1 (default 16). */
+    public RestoreEngine fetchConcurrency(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("fetch concurrency must be at least 1, got " + n);
+        }
+        this.fetchConcurrency = n;
+        return this;
+    }
+
+    /** Skip writing zero chunks to a channel (it must read as zeros already and have its length). */
+    public RestoreEngine sparse(boolean on) {
+        this.sparse = on;
+        return this;
+    }
+
+    /** Check each chunk's digest (default on). */
+    public RestoreEngine verify(boolean on) {
+        this.verify = on;
+        return this;
+    }
+
+    /** The source. */
+    public SnapshotSource source() {
+        return source;
+    }
+
+    /**
+     * Checks the key against the snapshot before anything is written, as the PBS client does:
+     * an encrypted archive needs a key; a manifest naming a key fingerprint needs that key
+     * ({@code wrong key - manifest's key A does not match provided key B}); a signed manifest
+     * must verify with it. Without a key, a signed manifest of plain (sign-only) archives is not
+     * checked, as in PBS. {@code rsa-encrypted.key.blob} restores without a key, so a lost key
+     * can be recovered with the master key.
+     *
+     * @param entry    the archive's manifest entry
+     * @param crypt    the key given, or null
+     * @param snapshot the snapshot as messages name it
+     * @return the key to decrypt the archive with (null for an unencrypted one)
+     * @throws EncryptedDataException if the archive is encrypted and there is no key
+     * @throws org.jpbs.core.errors.CryptoException on a key mismatch or a bad signature
+     */
+    public CryptConfig keyFor(FileEntry entry, CryptConfig crypt, String snapshot) throws IOException {
+        BackupManifest manifest = source.manifest();
+        if (crypt == null && entry.filename().equals(MasterKey.BLOB_NAME)) {
+            // the master-key-wrapped key is restored without the key (that is its purpose); the
+            // manifest lists it with the backup's crypt mode, but the blob is plain
+            return null;
+        }
+        if (entry.cryptMode() == CryptMode.ENCRYPT && crypt == null) {
+            Optional<Fingerprint> fp = manifest.keyFingerprint();
+            String where = snapshot + ": " + entry.filename();
+            throw fp.isPresent() ? new EncryptedDataException(where, "manifest was created with key " + fp.get()
+                    + " (give it with --keyfile)") : new EncryptedDataException(where);
+        }
+        // the fingerprint and signature are checked only when a key is given, so a sign-only
+        // snapshot (plain chunks) restores without its key, unchecked
+        manifest.verify(crypt, snapshot);
+        return entry.cryptMode() == CryptMode.ENCRYPT ? crypt : null;
+    }
+
+    /** The decoded content of a blob, decrypted with {@code key} (from {@link #keyFor}). */
+    public byte[] readBlob(String serverName, CryptConfig key) throws IOException {
+        return source.readBlob(serverName, key);
+    }
+
+    /** Opens an index of the snapshot (its chunks may then be read). */
+    public IndexFile openIndex(String serverName) throws IOException {
+        return source.openIndex(serverName);
+    }
+
+    /**
+     * Restores into a channel with positional writes, out of order (with {@link #sparse},
+     * zero chunks are skipped).
+     *
+     * @throws org.jpbs.core.errors.CorruptDataException if a chunk has the wrong length or content
+     */
+    public RestoreStats restore(IndexFile index, CryptConfig key, FileChannel target, String resource,
+                                ProgressListener progress) throws IOException {
+        return switch (source.chunkAccess()) {
+            case BLOCKING -> local(key, progress).sparse(sparse).restore(index, source, target, resource);
+            case ASYNC -> remote(key, progress).sparse(sparse).restore(index, source::fetchChunk, target, resource);
+        };
+    }
+
+    /** Restores into a stream, strictly in order; the stream is flushed, not closed. */
+    public RestoreStats restore(IndexFile index, CryptConfig key, OutputStream target, String resource,
+                                ProgressListener progress) throws IOException {
+        return switch (source.chunkAccess()) {
+            case BLOCKING -> local(key, progress).restore(index, source, target, resource);
+            case ASYNC -> remote(key, progress).restore(index, source::fetchChunk, target, resource);
+        };
+    }
+
+    /** Restores to a consumer, out of order, from the worker threads (zero chunks as null). */
+    public RestoreStats restore(IndexFile index, CryptConfig key, ChunkConsumer target, String resource,
+                                ProgressListener progress) throws IOException {
+        return switch (source.chunkAccess()) {
+            case BLOCKING -> local(key, progress).restore(index, source, target, resource);
+            case ASYNC -> remote(key, progress).restore(index, source::fetchChunk, target, resource);
+        };
+    }
+
+    private ImageRestore local(CryptConfig key, ProgressListener progress) {
+        return new ImageRestore().workers(workers).verify(verify).crypt(key).progress(progress);
+    }
+
+    private PipelinedRestore remote(CryptConfig key, ProgressListener progress) {
+        return new PipelinedRestore().fetchConcurrency(fetchConcurrency).workers(workers).verify(verify).crypt(key)
+                .progress(progress);
+    }
+}

@@ -1,0 +1,113 @@
+package org.jpbs.datastore.jobs;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jpbs.datastore.config.SectionConfigText;
+
+/**
+ * A whole job file ({@code prune.cfg}, {@code verification.cfg}, {@code sync.cfg} or
+ * {@code remote.cfg}): the lossless text and the typed sections of its kind, in file order.
+ * Edits keep every other line as it is. Immutable.
+ */
+public final class JobConfigFile {
+    private final JobKind kind;
+    private final SectionConfigText text;
+    private final Map<String, JobConfig> sections;
+
+    private JobConfigFile(JobKind kind, SectionConfigText text) {
+        this.kind = kind;
+        this.text = text;
+        Map<String, JobConfig> m = new LinkedHashMap<>();
+        for (SectionConfigText.Section s : text.sections()) {
+            if (s.type().equals(kind.sectionType())) {
+                try {
+                    m.put(s.id(), new JobConfig(kind, s.id(), s.props()));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(text.resource() + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        this.sections = m;
+    }
+
+    /**
+     * Parses a file's text.
+     *
+     * @throws IllegalArgumentException naming the file and line, or the section and key
+     */
+    public static JobConfigFile parse(JobKind kind, String text, String resource) {
+        return new JobConfigFile(kind, SectionConfigText.parse(text, resource));
+    }
+
+    /** The kind of file. */
+    public JobKind kind() {
+        return kind;
+    }
+
+    /** The text to write. */
+    public String text() {
+        return text.text();
+    }
+
+    /** SHA-256 of the text, hex (the PBS config {@code digest}). */
+    public String digest() {
+        return text.digest();
+    }
+
+    /** All sections of the kind, in file order. */
+    public List<JobConfig> all() {
+        return new ArrayList<>(sections.values());
+    }
+
+    /** The section with this id. */
+    public Optional<JobConfig> get(String id) {
+        return Optional.ofNullable(sections.get(id));
+    }
+
+    /**
+     * Adds a section (keys sorted, as PBS writes).
+     *
+     * @throws IllegalArgumentException if the id exists or a value is invalid
+     */
+    public JobConfigFile with(JobConfig c) {
+        if (sections.containsKey(c.id())) {
+            throw new IllegalArgumentException(kind.sectionType() + " '" + c.id() + "' already exists");
+        }
+        c.props().forEach(kind::checkValue); // a new section carries known keys only
+        return new JobConfigFile(kind, text.withSection(kind.sectionType(), c.id(), c.props()));
+    }
+
+    /**
+     * Sets (non-null) or removes (null) properties of a section; the result is checked whole.
+     *
+     * @throws IllegalArgumentException if there is no such section or the result is invalid
+     */
+    public JobConfigFile withProperties(String id, Map<String, String> changes) {
+        if (!sections.containsKey(id)) {
+            throw new IllegalArgumentException("no such " + kind.sectionType() + " '" + id + "'");
+        }
+        SectionConfigText t = text;
+        for (Map.Entry<String, String> e : changes.entrySet()) {
+            if (e.getValue() != null) {
+                kind.checkValue(e.getKey(), e.getValue());
+            }
+            t = t.withProperty(kind.sectionType(), id, e.getKey(), e.getValue());
+        }
+        return new JobConfigFile(kind, t);
+    }
+
+    /**
+     * Removes a section.
+     *
+     * @throws IllegalArgumentException if there is no such section
+     */
+    public JobConfigFile without(String id) {
+        if (!sections.containsKey(id)) {
+            throw new IllegalArgumentException("no such " + kind.sectionType() + " '" + id + "'");
+        }
+        return new JobConfigFile(kind, text.withoutSection(kind.sectionType(), id));
+    }
+}

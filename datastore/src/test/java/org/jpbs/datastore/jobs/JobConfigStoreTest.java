@@ -1,0 +1,106 @@
+package org.jpbs.datastore.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.jpbs.datastore.task.TaskState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** prune.cfg / verification.cfg / sync.cfg / remote.cfg and job state files ({@code docs/jobs.md}). */
+class JobConfigStoreTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void pruneJobsAreWrittenAsPbsWritesThemAndKeepForeignLines() throws Exception {
+        Path f = dir.resolve("prune.cfg");
+        Files.writeString(f, "# managed by hand\nprune: old\n\tschedule daily\n\tstore store1\n\tkeep-last 3\n\tunknown-key x\n");
+        JobConfigStore s = JobConfigStore.open(dir, JobKind.PRUNE);
+        assertEquals("3", s.read().get("old").orElseThrow().get("keep-last").orElseThrow());
+        s.update(c -> c.with(new JobConfig(JobKind.PRUNE, "nightly", Map.of("store", "store1", "schedule", "mon..fri 02:00",
+                "ns", "a/b", "max-depth", "2", "keep-daily", "7", "comment", "week days"))));
+        assertEquals("# managed by hand\nprune: old\n\tschedule daily\n\tstore store1\n\tkeep-last 3\n\tunknown-key x\n\n"
+                + "prune: nightly\n\tcomment week days\n\tkeep-daily 7\n\tmax-depth 2\n\tns a/b\n\tschedule mon..fri 02:00\n\tstore store1\n",
+                Files.readString(f));
+        Map<String, String> ch = new HashMap<>();
+        ch.put("keep-daily", null);
+        ch.put("disable", "true");
+        s.update(c -> c.withProperties("nightly", ch));
+        JobConfig j = s.read().get("nightly").orElseThrow();
+        assertTrue(j.disabled());
+        assertFalse(j.props().containsKey("keep-daily"));
+        assertEquals(2, j.maxDepth().getAsInt());
+        s.update(c -> c.without("old"));
+        assertEquals(1, s.read().all().size());
+        assertTrue(Files.readString(f).startsWith("prune: nightly\n"), Files.readString(f));
+    }
+
+    @Test
+    void badValuesAreRefusedNamingSectionAndKey() throws Exception {
+        JobConfigStore s = JobConfigStore.open(dir, JobKind.VERIFY);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.update(c -> c.with(
+                new JobConfig(JobKind.VERIFY, "ver1", Map.of("store", "store1", "schedule", "mon..xyz")))));
+        assertEquals("verification 'ver1': schedule: calendar event 'mon..xyz': unable to parse calendar event at 'xyz' - weekday",
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new JobConfig(JobKind.VERIFY, "ver1", Map.of("store", "store1")));
+        assertEquals("verification 'ver1': missing property 'schedule'", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new JobConfig(JobKind.PRUNE, "x", Map.of()));
+        assertTrue(e.getMessage().startsWith("prune 'x': job id 'x' is not valid"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> s.update(c -> c.with(new JobConfig(JobKind.VERIFY, "ver1",
+                Map.of("store", "store1", "schedule", "daily", "bogus", "1")))));
+        assertEquals("unknown property 'bogus' for a verification section", e.getMessage());
+        assertFalse(Files.exists(dir.resolve("verification.cfg")), "nothing written");
+        Files.writeString(dir.resolve("verification.cfg"), "verification: ver2\n\tstore store1\n\tschedule daily\n\toutdated-after -1\n");
+        e = assertThrows(IllegalArgumentException.class, s::read);
+        assertTrue(e.getMessage().startsWith(dir.resolve("verification.cfg") + ": verification 'ver2': outdated-after"), e.getMessage());
+    }
+
+    @Test
+    void remotesAndSyncJobsTakePbsKeys() throws Exception {
+        JobConfigStore r = JobConfigStore.open(dir, JobKind.REMOTE);
+        r.update(c -> c.with(new JobConfig(JobKind.REMOTE, "offsite", Map.of("host", "pbs.example.net", "port", "8007",
+                "auth-id", "sync@pbs", "password", "c2VjcmV0", "fingerprint",
+                "aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77:88:99"))));
+        assertEquals("sync@pbs", r.read().get("offsite").orElseThrow().get("auth-id").orElseThrow());
+        assertThrows(IllegalArgumentException.class, () -> new JobConfig(JobKind.REMOTE, "bad", Map.of("host", "h",
+                "auth-id", "nobody", "password", "x")));
+        JobConfigStore s = JobConfigStore.open(dir, JobKind.SYNC);
+        s.update(c -> c.with(new JobConfig(JobKind.SYNC, "pull1", Map.of("store", "store1", "remote", "offsite",
+                "remote-store", "store2", "remote-ns", "a", "group-filter", "exclude:type:ct", "remove-vanished", "true",
+                "transfer-last", "3", "rate-in", "10MiB", "sync-direction", "pull", "schedule", "hourly"))));
+        assertEquals("pull", s.read().get("pull1").orElseThrow().get("sync-direction").orElseThrow());
+        assertThrows(IllegalArgumentException.class, () -> new JobConfig(JobKind.SYNC, "s2", Map.of("store", "store1",
+                "remote-store", "x1y", "group-filter", "kind:vm")));
+    }
+
+    @Test
+    void jobStatesRoundTripInPbsJson() throws Exception {
+        JobStateStore st = JobStateStore.open(dir);
+        String upid = "UPID:node:00000001:00000002:00000003:6930A000:prunejob:store1\\x3anightly:root@pam:";
+        assertEquals(new JobState.Created(970), st.load("prunejob", "nightly", 1000));
+        st.save("prunejob", "nightly", new JobState.Started(upid));
+        assertEquals("{\"started\":{\"upid\":\"" + upid.replace("\\", "\\\\") + "\"}}",
+                Files.readString(dir.resolve("jobstates/prunejob-nightly.json")));
+        st.save("prunejob", "nightly", new JobState.Finished(upid, TaskState.warnings(2, 1765000000L), null));
+        assertEquals("{\"finished\":{\"upid\":\"" + upid.replace("\\", "\\\\")
+                + "\",\"state\":{\"Warning\":{\"count\":2,\"endtime\":1765000000}},\"updated\":null}}",
+                Files.readString(dir.resolve("jobstates/prunejob-nightly.json")));
+        JobState back = st.load("prunejob", "nightly", 0);
+        JobState.Finished f = assertInstanceOf(JobState.Finished.class, back);
+        assertEquals(TaskState.warnings(2, 1765000000L), f.state());
+        assertEquals(0x6930A000L, JobStateStore.lastRunTime(back));
+        st.save("prunejob", "nightly", new JobState.Finished(upid, TaskState.error("boom", 5), 77L));
+        assertEquals(77, JobStateStore.lastRunTime(st.load("prunejob", "nightly", 0)));
+        Files.writeString(st.file("prunejob", "bad"), "{]");
+        assertTrue(assertThrows(java.io.IOException.class, () -> st.load("prunejob", "bad", 0)).getMessage()
+                .contains("prunejob-bad.json: not a job state"));
+    }
+}

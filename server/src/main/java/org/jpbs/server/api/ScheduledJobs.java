@@ -1,0 +1,167 @@
+package org.jpbs.server.api;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jpbs.datastore.config.DatastoreConfig;
+import org.jpbs.datastore.config.DatastoreHandle;
+import org.jpbs.datastore.config.KeepOptions;
+import org.jpbs.datastore.config.Operation;
+import org.jpbs.datastore.jobs.JobConfig;
+import org.jpbs.datastore.jobs.JobConfigStore;
+import org.jpbs.datastore.jobs.JobKind;
+import org.jpbs.datastore.task.TaskJob;
+import org.jpbs.server.ServerServices;
+import org.jpbs.server.jobs.ScheduledJob;
+
+/**
+ * The scheduler's jobs, read from the configuration at every tick ({@code docs/jobs.md}): the
+ * garbage collection of each datastore with a {@code gc-schedule}, the old datastore-level
+ * {@code prune-schedule}, every prune job of {@code prune.cfg} that is not disabled and every
+ * verification job of {@code verification.cfg}. Each runs through the server's
+ * {@link DatastoreJobs} (the same GC, prune and verify as the admin API) over all groups.
+ */
+public final class ScheduledJobs {
+    private static final System.Logger LOG = System.getLogger(ScheduledJobs.class.getName());
+
+    private final ServerServices svc;
+    private final JobConfigStore prune;
+    private final JobConfigStore verify;
+
+    /** The jobs of the services' datastores and of the job files in {@code configDir}. */
+    public ScheduledJobs(ServerServices svc, Path configDir) {
+        this.svc = svc;
+        this.prune = JobConfigStore.open(configDir, JobKind.PRUNE);
+        this.verify = JobConfigStore.open(configDir, JobKind.VERIFY);
+    }
+
+    /** Every scheduled job now (a file that does not parse is logged and contributes none). */
+    public List<ScheduledJob> all() {
+        List<ScheduledJob> out = new ArrayList<>();
+        try {
+            for (DatastoreConfig d : svc.datastores().list()) {
+                d.gcSchedule().ifPresent(s -> out.add(gc(d.name(), s)));
+                d.pruneSchedule().ifPresent(s -> out.add(datastorePrune(d, s)));
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.ERROR, "scheduler: datastore.cfg: " + e.getMessage());
+        }
+        for (JobConfigStore st : List.of(prune, verify)) {
+            try {
+                for (JobConfig c : st.read().all()) {
+                    if (!c.disabled()) {
+                        out.add(of(c));
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.ERROR, "scheduler: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** The scheduled form of a prune or verification job. */
+    public ScheduledJob of(JobConfig c) {
+        return switch (c.kind()) {
+            case PRUNE -> job("prunejob", c.id(), c.store() + ":" + c.id(), c.schedule().orElse(null), c.store(),
+                    h -> svc.jobs().prune(h, pruneParams(c.props()), GroupScope.ALL));
+            case VERIFY -> job("verificationjob", c.id(), c.store() + ":" + c.id(), c.schedule().orElse(null), c.store(),
+                    h -> svc.jobs().verify(h, verifyParams(c), GroupScope.ALL));
+            default -> throw new IllegalArgumentException("no scheduled " + c.kind().sectionType() + " jobs yet");
+        };
+    }
+
+    /** The garbage collection of a datastore. */
+    public ScheduledJob gc(String store, String schedule) {
+        return job("garbage_collection", store, store, schedule, store, h -> svc.jobs().garbageCollection(h));
+    }
+
+    private ScheduledJob datastorePrune(DatastoreConfig d, String schedule) {
+        Map<String, String> keep = new LinkedHashMap<>();
+        for (String k : KeepOptions.KEYS) {
+            Optional.ofNullable(d.properties().get(k)).ifPresent(v -> keep.put(k, v));
+        }
+        return job("prune", d.name(), d.name(), schedule, d.name(), h -> svc.jobs().prune(h, keep, GroupScope.ALL));
+    }
+
+    private static Map<String, String> pruneParams(Map<String, String> props) {
+        Map<String, String> p = new LinkedHashMap<>();
+        for (String k : KeepOptions.KEYS) {
+            if (props.containsKey(k)) {
+                p.put(k, props.get(k));
+            }
+        }
+        copy(props, p, "ns", "max-depth");
+        return p;
+    }
+
+    private static Map<String, String> verifyParams(JobConfig c) {
+        Map<String, String> p = new LinkedHashMap<>();
+        copy(c.props(), p, "ns", "max-depth", "outdated-after");
+        // PBS: a verification job skips verified snapshots unless ignore-verified is false
+        p.put("ignore-verified", String.valueOf(!c.props().containsKey("ignore-verified") || c.flag("ignore-verified")));
+        return p;
+    }
+
+    private static void copy(Map<String, String> from, Map<String, String> to, String... keys) {
+        for (String k : keys) {
+            if (from.containsKey(k)) {
+                to.put(k, from.get(k));
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Body {
+        TaskJob create(DatastoreHandle h) throws IOException;
+    }
+
+    private static ScheduledJob job(String type, String id, String workerId, String schedule, String store, Body body) {
+        return new ScheduledJob() {
+            @Override
+            public String stateType() {
+                return type;
+            }
+
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public String workerType() {
+                return type;
+            }
+
+            @Override
+            public String workerId() {
+                return workerId;
+            }
+
+            @Override
+            public String schedule() {
+                return schedule;
+            }
+
+            @Override
+            public String store() {
+                return store;
+            }
+
+            @Override
+            public Operation operation() {
+                return Operation.WRITE;
+            }
+
+            @Override
+            public TaskJob task(DatastoreHandle h) throws IOException {
+                return body.create(h);
+            }
+        };
+    }
+}
