@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.errors.ProtectedException;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.api.BackupType;
@@ -219,18 +220,12 @@ final class DatastoreApi {
         try (DatastoreHandle h = checkSnapshotAccess(acc, store, ref, Access.MODIFY, Access.PRUNE, Operation.WRITE)) {
             Datastore ds = h.datastore();
             requireSnapshot(ds, ref);
-            if (ds.isProtected(ref)) {
-                throw ApiException.badRequest("cannot remove protected snapshot");
-            }
             try {
                 ds.removeSnapshot(ref);
+            } catch (ProtectedException e) {
+                throw ApiException.badRequest("cannot remove protected snapshot"); // PBS's text, without the name
             } catch (NoSuchFileException e) {
                 throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist");
-            } catch (IOException e) {
-                if (ds.isProtected(ref)) { // protected meanwhile
-                    throw ApiException.badRequest("cannot remove protected snapshot");
-                }
-                throw e;
             }
             return RestResponse.data(NullNode.getInstance());
         }
