@@ -42,7 +42,7 @@ class ThreadBudgetServerTest {
     void sessionsAndGcShareTheBudget() throws Exception {
         ThreadBudget budget = new ThreadBudget(LIMIT, "test-budget");
         AtomicReference<ServerServices> services = new AtomicReference<>();
-        try (TestServer s = TestServer.start(tmp, org.jpbs.server.http.ServerTimeouts.fromSystemProperties(), svc -> {
+        try (TestServer s = TestServer.startWithServices(tmp, svc -> {
             ServerServices b = svc.withBudget(budget).withJobs(new LocalDatastoreJobs("root@pam", budget));
             services.set(b);
             return b;
