@@ -92,7 +92,11 @@ class S3DatastoreTest {
     /** A backup of chunks {@code seeds} as the engine makes it: known chunks touched, new ones inserted. */
     static BackupSnapshotRef backup(S3Datastore s, BackupGroupRef g, long time, long[] seeds, List<Digest> known)
             throws IOException {
-        Datastore ds = s.datastore();
+        return backup(s.datastore(), g, time, seeds, known);
+    }
+
+    static BackupSnapshotRef backup(Datastore ds, BackupGroupRef g, long time, long[] seeds, List<Digest> known)
+            throws IOException {
         Digest[] digests = new Digest[seeds.length];
         for (int i = 0; i < seeds.length; i++) {
             byte[] d = data(seeds[i]);
@@ -105,17 +109,20 @@ class S3DatastoreTest {
         try (SnapshotWriter w = ds.beginSnapshot(ref, OWNER)) {
             w.addFixedIndex("drive-scsi0.img.fidx", new FixedIndex(new UUID(1, time), time,
                     (long) seeds.length * CHUNK, CHUNK, digests));
-            w.commit(new BackupManifest(g.type(), g.id(), time));
+            w.commit(new BackupManifest(g.type(), g.id(), time)); // uploads the snapshot
         }
-        s.uploadSnapshot(ref);
         return ref;
     }
 
     static void assertRestores(S3Datastore s, BackupSnapshotRef ref, long[] seeds) throws IOException {
-        IndexFile idx = s.datastore().openSnapshot(ref).openIndex("drive-scsi0.img.fidx");
+        assertRestores(s.datastore(), ref, seeds);
+    }
+
+    static void assertRestores(Datastore ds, BackupSnapshotRef ref, long[] seeds) throws IOException {
+        IndexFile idx = ds.openSnapshot(ref).openIndex("drive-scsi0.img.fidx");
         assertEquals(seeds.length, idx.chunkCount());
         for (int i = 0; i < seeds.length; i++) {
-            assertArrayEquals(data(seeds[i]), s.datastore().chunkStore().readChunk(idx.digest(i), CHUNK, null),
+            assertArrayEquals(data(seeds[i]), ds.chunkStore().readChunk(idx.digest(i), CHUNK, null),
                     ref + " chunk " + i);
         }
     }
@@ -424,6 +431,58 @@ class S3DatastoreTest {
             b.refresh();
             assertRestores(b, new BackupSnapshotRef(vm(600), 1_700_086_400L), next);
             assertTrue(verify(b).ok());
+        }
+    }
+
+    /** A datastore.cfg naming an S3 datastore whose cache is {@code cache}, and s3.cfg with the endpoint. */
+    static Path configDir(String store, Path cache) throws IOException {
+        Path dir = tmp.resolve(store + "-config");
+        java.nio.file.Files.createDirectories(dir);
+        org.jpbs.s3.config.S3ConfigStore.open(dir).create(server.endpoint("ep1"));
+        java.nio.file.Files.writeString(dir.resolve(org.jpbs.datastore.config.DatastoreConfigStore.FILE),
+                "datastore: " + store + "\n\tbackend bucket=backups,client=ep1,type=s3\n\tpath " + cache + "\n");
+        return dir;
+    }
+
+    static org.jpbs.datastore.config.DatastoreCache cache(Path configDir) {
+        return new org.jpbs.datastore.config.DatastoreCache(
+                org.jpbs.datastore.config.DatastoreConfigStore.open(configDir), java.util.Map.of(), System::nanoTime,
+                new S3DatastoreOpener(configDir, S3Options.defaults().withAttempts(6, Duration.ofSeconds(10))));
+    }
+
+    @Test
+    void theDatastoreCacheOpensAnS3DatastoreFromDatastoreCfgAndEveryChangeReachesTheBucket() throws IOException {
+        String store = "store" + (++n);
+        Path cacheDir = tmp.resolve(store + "-cache");
+        Path config = configDir(store, cacheDir);
+        long[] seeds = seeds(8000, 20);
+        BackupSnapshotRef r1;
+        BackupSnapshotRef r2;
+        try (var h = cache(config).lookup(store, org.jpbs.datastore.config.Operation.WRITE)) {
+            Datastore ds = h.datastore();
+            assertTrue(ds.chunkStore() instanceof S3ChunkStore, ds.chunkStore().toString());
+            r1 = backup(ds, vm(800), 1_700_000_000L, seeds, List.of());
+            r2 = backup(ds, vm(800), 1_700_000_100L, seeds, digests(seeds));
+            ds.setProtected(r1, true);
+            ds.setGroupNotes(vm(800), "offsite copy");
+            ds.removeSnapshot(r2);
+        }
+        Set<String> keys = new TreeSet<>();
+        server.blobStore().list("backups").contents().forEach(o -> keys.add(o.key()));
+        String g = store + "/.cnt/" + vm(800).relativePath() + "/";
+        assertTrue(keys.contains(g + "owner") && keys.contains(g + "notes"), keys.toString());
+        assertTrue(keys.contains(g + r1.timeString() + "/index.json.blob"), keys.toString());
+        assertTrue(keys.contains(g + r1.timeString() + "/.protected"), keys.toString());
+        assertFalse(keys.stream().anyMatch(k -> k.startsWith(g + r2.timeString())), "removed snapshot left objects");
+
+        // a fresh server: the cache directory is gone, the opener fills it from the bucket
+        AtomicFiles.deleteTree(cacheDir);
+        try (var h = cache(config).lookup(store, org.jpbs.datastore.config.Operation.READ)) {
+            Datastore ds = h.datastore();
+            assertEquals(1, ds.listSnapshots(vm(800)).size());
+            assertTrue(ds.isProtected(r1));
+            assertEquals("offsite copy", ds.groupNotes(vm(800)));
+            assertRestores(ds, r1, seeds);
         }
     }
 }
