@@ -176,7 +176,7 @@ public final class ApiRoutes {
     }
 
     private static void configS3(RouteTable<ApiCall> t) {
-        t.section("config/s3", "S3 endpoints of `s3.cfg` (docs/s3.md); `secret-key` is never returned");
+        t.section("config-s3", "");
         t.pathVar("id", "s3 endpoint id: 3..32 characters", id -> {
             try {
                 org.jpbs.s3.config.S3EndpointConfig.checkId(id);
@@ -195,7 +195,7 @@ public final class ApiRoutes {
                 .answer("null; an existing id: 400").handle(S3ConfigApi::create);
         t.get("config/s3/{id}").permission(any(audit)).answer("`{\"id\",\"endpoint\",…}` without `secret-key`")
                 .handle(S3ConfigApi::read);
-        t.put("config/s3/{id}").params(props).params(Param.string("delete", false), Param.string("digest", false))
+        t.put("config/s3/{id}").params(props).params(Param.string("delete", false))
                 .permission(any(modify)).answer("null; `delete`: optional properties to remove")
                 .handle(S3ConfigApi::update);
         t.delete("config/s3/{id}").permission(any(modify)).answer("null; refused (400) while a datastore uses it")
