@@ -113,6 +113,21 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * The server may depend on the S3 backend, deliberately (docs/design.md#modules-and-dependencies):
+     * it opens configured datastores through S3DatastoreOpener (the one place choosing the backend)
+     * and serves config/s3 from org.jpbs.s3.config; it never uses the S3 client or the store's
+     * internals, which stay behind the datastore's ChunkStore and Datastore.
+     */
+    @Test
+    void serverUsesOnlyTheS3OpenerAndConfig() {
+        noClasses().that().resideInAPackage("org.jpbs.server..")
+                .should().dependOnClassesThat(resideInAPackage("org.jpbs.s3..")
+                        .and(DescribedPredicate.not(resideInAPackage("org.jpbs.s3.config..")))
+                        .and(DescribedPredicate.not(JavaClass.Predicates.simpleName("S3DatastoreOpener"))))
+                .check(classes);
+    }
+
     /** The client talks to a datastore only through the core interfaces (ChunkSink, ChunkSource). */
     @Test
     void clientNeverSeesTheDatastore() {

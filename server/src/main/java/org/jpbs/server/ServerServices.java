@@ -64,8 +64,9 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
             org.jpbs.server.http.HiddenPaths.addRoot(e.getValue(), org.jpbs.server.http.HiddenPaths.DATASTORE);
         }
         org.jpbs.server.http.HiddenPaths.addRoot(config.configDir(), org.jpbs.server.http.HiddenPaths.CONFIG);
+        // the one place that chooses the backend of a configured datastore (directory or s3)
         DatastoreCache cache = new DatastoreCache(DatastoreConfigStore.open(config.configDir()), config.datastores(),
-                System::nanoTime);
+                System::nanoTime, new org.jpbs.s3.store.S3DatastoreOpener(config.configDir()));
         TaskManager tasks = TaskManager.open(config.configDir().resolve(LOG_DIR));
         Notifier notifier = new Notifier(config.configDir(), tasks.node());
         ServerMetrics metrics = new ServerMetrics(() -> DatastoreUsage.of(cache));

@@ -184,7 +184,11 @@ public final class RepositoryOptions {
      */
     public Datastore open(CliContext ctx, boolean create, Operation op) throws IOException {
         Location loc = location(ctx);
-        checkMaintenance(ctx, loc.path(), op);
+        Optional<DatastoreConfig> configured = checkMaintenance(ctx, loc.path(), op);
+        if (configured.isPresent() && configured.get().property("backend").isPresent()) {
+            // a configured datastore with a backend (s3): opened as jpbs serve opens it (docs/s3.md#opening)
+            return new org.jpbs.s3.store.S3DatastoreOpener(ConfigDirOption.defaultDir(ctx)).open(configured.get());
+        }
         if (create || loc.isDefault()) {
             boolean announce = loc.isDefault() && !Files.exists(loc.path().resolve(".chunks"));
             if (loc.isDefault()) {
@@ -210,12 +214,13 @@ public final class RepositoryOptions {
      * Refuses {@code op} on the datastore at {@code path} if {@code datastore.cfg} names it with
      * a maintenance mode that does not allow it. A missing config file allows everything.
      *
+     * @return the configured datastore at {@code path}, if there is one
      * @throws IOException the refusal, or if the config cannot be read or parsed
      */
-    static void checkMaintenance(CliContext ctx, Path path, Operation op) throws IOException {
+    static Optional<DatastoreConfig> checkMaintenance(CliContext ctx, Path path, Operation op) throws IOException {
         Path file = ConfigDirOption.defaultDir(ctx).resolve(DatastoreConfigStore.FILE);
         if (!Files.isRegularFile(file)) {
-            return;
+            return Optional.empty();
         }
         DatastoreConfigFile cfg;
         try {
@@ -230,8 +235,10 @@ public final class RepositoryOptions {
                 if (refusal.isPresent()) {
                     throw new IOException(refusal.get());
                 }
+                return Optional.of(c);
             }
         }
+        return Optional.empty();
     }
 
     private static Path canonical(Path p) {

@@ -5,9 +5,6 @@ import org.jpbs.cli.CliContext;
 import org.jpbs.cli.admin.ConfigDirOption;
 import org.jpbs.cli.commands.HelpOption;
 import org.jpbs.cli.commands.OutputOptions;
-import org.jpbs.datastore.config.DatastoreConfig;
-import org.jpbs.datastore.config.DatastoreConfigStore;
-import org.jpbs.s3.config.S3BackendConfig;
 import org.jpbs.s3.config.S3ConfigStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,14 +35,8 @@ public final class S3EndpointRemoveCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         var dir = configDir.resolve(ctx);
-        for (DatastoreConfig d : DatastoreConfigStore.open(dir).read().datastores()) {
-            String backend = d.property("backend").orElse(null);
-            if (backend != null && id.equals(S3BackendConfig.parse(backend).client())) {
-                throw new IllegalArgumentException("s3 endpoint '" + id + "' is in use by datastore '" + d.name() + "'");
-            }
-        }
         S3ConfigStore store = S3ConfigStore.open(dir);
-        store.remove(id);
+        store.removeUnused(id);
         output.info(ctx, "removed s3 endpoint '" + id + "' from " + store.file());
         return 0;
     }

@@ -113,6 +113,23 @@ public final class S3ConfigStore {
         });
     }
 
+    /**
+     * Removes an endpoint unless a datastore of {@code datastore.cfg} (in the same directory)
+     * uses it in its {@code backend}.
+     *
+     * @throws IllegalArgumentException {@code "s3 endpoint 'ID' is in use by datastore 'NAME'"}, or an unknown id
+     */
+    public void removeUnused(String id) throws IOException {
+        for (org.jpbs.datastore.config.DatastoreConfig d
+                : org.jpbs.datastore.config.DatastoreConfigStore.open(dir).read().datastores()) {
+            String backend = d.property("backend").orElse(null);
+            if (backend != null && id.equals(S3BackendConfig.parse(backend).client())) {
+                throw new IllegalArgumentException("s3 endpoint '" + id + "' is in use by datastore '" + d.name() + "'");
+            }
+        }
+        remove(id);
+    }
+
     /** Removes an endpoint; refuses an unknown id. */
     public void remove(String id) throws IOException {
         update(t -> {

@@ -30,11 +30,11 @@ public final class S3Datastore implements AutoCloseable {
     private final Datastore ds;
     private final S3ContentSync content;
 
-    private S3Datastore(ObjectStore objects, S3ChunkStore chunks, Datastore ds) {
+    private S3Datastore(ObjectStore objects, S3ChunkStore chunks, Datastore ds, S3ContentSync content) {
         this.objects = objects;
         this.chunks = chunks;
         this.ds = ds;
-        this.content = new S3ContentSync(objects, ds.root());
+        this.content = content;
     }
 
     /**
@@ -54,10 +54,14 @@ public final class S3Datastore implements AutoCloseable {
         ObjectStore objects = S3Connector.open(endpoint, bucket, storeName, options);
         try {
             S3ChunkStore chunks = new S3ChunkStore(objects, cacheRoot.resolve(".chunks"), maxCacheBytes, Clock.systemUTC());
-            Datastore ds = Datastore.open(cacheRoot, SyncLevel.FILESYSTEM, chunks);
+            Path root = cacheRoot.toAbsolutePath().normalize();
+            S3ContentSync content = new S3ContentSync(objects, root);
+            // every change of snapshot and group files (commit, prune, protection, notes, owner)
+            // reaches the bucket through the datastore's content listener
+            Datastore ds = Datastore.open(root, SyncLevel.FILESYSTEM, chunks, new S3ContentMirror(content, root));
             objects.put(ObjectKeys.IN_USE, ("{\"hostname\":\"" + hostname() + "\"}").getBytes(StandardCharsets.UTF_8),
                     false);
-            return new S3Datastore(objects, chunks, ds);
+            return new S3Datastore(objects, chunks, ds, content);
         } catch (IOException | RuntimeException e) {
             objects.close();
             throw e;
@@ -84,39 +88,22 @@ public final class S3Datastore implements AutoCloseable {
         return content.refresh();
     }
 
-    /** Mirrors a committed snapshot, its group's owner and notes to the bucket. */
+    /**
+     * Uploads a committed snapshot, its group's owner and notes to the bucket again (a commit
+     * does it by itself; this repairs a snapshot whose upload failed).
+     */
     public void uploadSnapshot(BackupSnapshotRef ref) throws IOException {
-        uploadGroup(ref.group());
-        content.uploadSnapshot(ref.relativePath());
-    }
-
-    /** Mirrors a group's owner and notes (those that exist). */
-    public void uploadGroup(BackupGroupRef group) throws IOException {
-        for (String f : new String[] {"owner", "notes"}) {
-            String rel = group.relativePath() + "/" + f;
-            if (Files.isRegularFile(ds.root().resolve(rel))) {
-                content.uploadFile(rel);
-            } else {
-                content.deleteFile(rel);
-            }
-        }
+        new S3ContentMirror(content, ds.root()).snapshotChanged(ref);
     }
 
     /** Sets or clears protection, locally and in the bucket ({@code .protected}). */
     public void setProtected(BackupSnapshotRef ref, boolean protect) throws IOException {
         ds.setProtected(ref, protect);
-        String rel = ref.relativePath() + "/.protected";
-        if (protect) {
-            content.uploadFile(rel);
-        } else {
-            content.deleteFile(rel);
-        }
     }
 
     /** Removes a snapshot locally and its objects in the bucket (forget, prune). */
     public void removeSnapshot(BackupSnapshotRef ref) throws IOException {
         ds.removeSnapshot(ref);
-        content.deleteTree(ref.relativePath());
     }
 
     @Override

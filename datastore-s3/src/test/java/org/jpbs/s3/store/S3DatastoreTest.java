@@ -11,7 +11,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.time.Instant;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
@@ -21,7 +25,12 @@ import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.datastore.gc.GarbageCollector;
+import org.jpbs.datastore.gc.GcFs;
+import org.jpbs.datastore.gc.GcListener;
+import org.jpbs.datastore.gc.GcResult;
 import org.jpbs.datastore.os.AtomicFiles;
+import org.jpbs.datastore.tuning.Tuning;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.SnapshotWriter;
 import org.jpbs.datastore.verify.SnapshotVerifyResult;
@@ -42,7 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
  * An S3 datastore end to end on a real S3 server (s3proxy on loopback): backup, incremental
  * backup, restore, a restart with the cache deleted, a second server sharing only the bucket,
  * verify (a corrupt object is set aside, a flaky endpoint causes no false corruption), snapshot
- * removal, and backups through an endpoint failing one answer in 50.
+ * removal, backups through an endpoint failing one answer in 50, and garbage collection (only
+ * unreferenced chunks go; a backup and a verify racing the sweep lose nothing).
  */
 class S3DatastoreTest {
     static final int CHUNK = 4096;
@@ -82,7 +92,11 @@ class S3DatastoreTest {
     /** A backup of chunks {@code seeds} as the engine makes it: known chunks touched, new ones inserted. */
     static BackupSnapshotRef backup(S3Datastore s, BackupGroupRef g, long time, long[] seeds, List<Digest> known)
             throws IOException {
-        Datastore ds = s.datastore();
+        return backup(s.datastore(), g, time, seeds, known);
+    }
+
+    static BackupSnapshotRef backup(Datastore ds, BackupGroupRef g, long time, long[] seeds, List<Digest> known)
+            throws IOException {
         Digest[] digests = new Digest[seeds.length];
         for (int i = 0; i < seeds.length; i++) {
             byte[] d = data(seeds[i]);
@@ -95,17 +109,20 @@ class S3DatastoreTest {
         try (SnapshotWriter w = ds.beginSnapshot(ref, OWNER)) {
             w.addFixedIndex("drive-scsi0.img.fidx", new FixedIndex(new UUID(1, time), time,
                     (long) seeds.length * CHUNK, CHUNK, digests));
-            w.commit(new BackupManifest(g.type(), g.id(), time));
+            w.commit(new BackupManifest(g.type(), g.id(), time)); // uploads the snapshot
         }
-        s.uploadSnapshot(ref);
         return ref;
     }
 
     static void assertRestores(S3Datastore s, BackupSnapshotRef ref, long[] seeds) throws IOException {
-        IndexFile idx = s.datastore().openSnapshot(ref).openIndex("drive-scsi0.img.fidx");
+        assertRestores(s.datastore(), ref, seeds);
+    }
+
+    static void assertRestores(Datastore ds, BackupSnapshotRef ref, long[] seeds) throws IOException {
+        IndexFile idx = ds.openSnapshot(ref).openIndex("drive-scsi0.img.fidx");
         assertEquals(seeds.length, idx.chunkCount());
         for (int i = 0; i < seeds.length; i++) {
-            assertArrayEquals(data(seeds[i]), s.datastore().chunkStore().readChunk(idx.digest(i), CHUNK, null),
+            assertArrayEquals(data(seeds[i]), ds.chunkStore().readChunk(idx.digest(i), CHUNK, null),
                     ref + " chunk " + i);
         }
     }
@@ -291,6 +308,181 @@ class S3DatastoreTest {
                 assertRestores(b, done.get(i), contents.get(i));
             }
             assertTrue(verify(b).ok());
+        }
+    }
+
+    static final Tuning GC_NOW = Tuning.DEFAULT.withThreads(2).withGcAtimeCutoff(Duration.ZERO);
+
+    static GcResult gc(S3Datastore s, GcListener listener) throws IOException {
+        return new GarbageCollector(s.datastore(), GC_NOW, GcFs.local(), listener, false, OWNER).run();
+    }
+
+    /** The digests of the chunk objects of {@code store} in the bucket. */
+    static Set<String> chunkObjects(String store) {
+        Set<String> out = new TreeSet<>();
+        server.blobStore().list("backups").contents().forEach(o -> {
+            if (o.key().startsWith(store + "/.chunks/")) {
+                out.add(o.key().substring(o.key().lastIndexOf('/') + 1));
+            }
+        });
+        return out;
+    }
+
+    static Set<String> hex(List<Digest> digests) {
+        Set<String> out = new TreeSet<>();
+        digests.forEach(d -> out.add(d.hex()));
+        return out;
+    }
+
+    /** Marks every chunk last used a day ago (as if the backups were old). */
+    static void age(S3Datastore s, List<Digest> digests) throws IOException {
+        for (Digest d : digests) {
+            s.chunks().setLastUsed(d, Instant.now().minus(Duration.ofDays(1)));
+        }
+    }
+
+    @Test
+    void gcRemovesUnreferencedChunksOnly() throws IOException {
+        String store = "store" + (++n);
+        long[] first = seeds(5000, 40);
+        long[] second = seeds(5010, 40); // 30 shared, 10 only in the first
+        try (S3Datastore a = open(tmp.resolve(store + "-a"), store, server.port())) {
+            BackupSnapshotRef r1 = backup(a, vm(500), 1_700_000_000L, first, List.of());
+            BackupSnapshotRef r2 = backup(a, vm(500), 1_700_086_400L, second, digests(first));
+            List<Digest> all = new ArrayList<>(digests(first));
+            all.addAll(digests(second).subList(30, 40));
+            age(a, all);
+            a.removeSnapshot(r1); // a prune: the first 10 chunks are unreferenced now
+            assertEquals(50, chunkObjects(store).size());
+
+            GcResult r = gc(a, new GcListener() {});
+            assertEquals(10, r.status().removedChunks(), r.toString());
+            assertEquals(40, r.status().diskChunks(), r.toString());
+            assertEquals(hex(digests(second)), chunkObjects(store), "exactly the referenced chunks remain");
+            assertEquals(0, gc(a, new GcListener() {}).status().removedChunks(), "a second GC removes nothing");
+            assertRestores(a, r2, second);
+        }
+        // a fresh cache (a chunk's last use is then its object's time) restores and verifies
+        AtomicFiles.deleteTree(tmp.resolve(store + "-a"));
+        try (S3Datastore b = open(tmp.resolve(store + "-a"), store, server.port())) {
+            b.refresh();
+            BackupSnapshotRef r2 = new BackupSnapshotRef(vm(500), 1_700_086_400L);
+            assertEquals(0, gc(b, new GcListener() {}).status().removedChunks());
+            assertRestores(b, r2, second);
+            assertTrue(verify(b).ok());
+        }
+    }
+
+    @Test
+    void aBackupRacingGcAndVerifyOnTheSameChunksLosesNothing() throws Exception {
+        String store = "store" + (++n);
+        long[] old = seeds(6000, 40);
+        long[] next = seeds(6000, 60); // re-uses all 40 chunks of the pruned snapshot, 20 new
+        try (S3Datastore a = open(tmp.resolve(store + "-a"), store, server.port())) {
+            BackupSnapshotRef r1 = backup(a, vm(600), 1_700_000_000L, old, List.of());
+            BackupSnapshotRef keep = backup(a, vm(601), 1_700_000_000L, seeds(7000, 10), List.of());
+            age(a, digests(old));
+            age(a, digests(seeds(7000, 10)));
+            a.removeSnapshot(r1); // its 40 chunks are garbage, until the new backup re-uses them
+            AtomicReference<BackupSnapshotRef> racing = new AtomicReference<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            AtomicReference<VerifyReport> verified = new AtomicReference<>();
+            GcListener race = new GcListener() {
+                private boolean started;
+
+                @Override
+                public void progress(Phase phase, long done, long total) {
+                    if (phase != Phase.SWEEP || started) {
+                        return;
+                    }
+                    started = true; // the sweep removed its first chunk: a backup and a verify now
+                    Thread v = Thread.ofPlatform().start(() -> {
+                        try {
+                            verified.set(verify(a));
+                        } catch (Throwable e) {
+                            failure.compareAndSet(null, e);
+                        }
+                    });
+                    try {
+                        racing.set(backup(a, vm(600), 1_700_086_400L, next, digests(old)));
+                        v.join();
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }
+            };
+            GcResult r = gc(a, race);
+            if (failure.get() != null) {
+                throw new AssertionError("backup or verify failed during the sweep", failure.get());
+            }
+            assertTrue(r.status().removedChunks() >= 1, r.toString());
+            assertTrue(r.status().removedChunks() < 40, "the re-used chunks were kept: " + r);
+            assertTrue(verified.get().ok(), "no chunk of a live snapshot went missing during the sweep");
+            // the bucket holds every chunk of the racing backup; a GC after it removes nothing of it
+            assertTrue(chunkObjects(store).containsAll(hex(digests(next))));
+            gc(a, new GcListener() {});
+            assertTrue(chunkObjects(store).containsAll(hex(digests(next))));
+            assertRestores(a, racing.get(), next);
+            assertRestores(a, keep, seeds(7000, 10));
+        }
+        // and from a fresh cache
+        AtomicFiles.deleteTree(tmp.resolve(store + "-a"));
+        try (S3Datastore b = open(tmp.resolve(store + "-a"), store, server.port())) {
+            b.refresh();
+            assertRestores(b, new BackupSnapshotRef(vm(600), 1_700_086_400L), next);
+            assertTrue(verify(b).ok());
+        }
+    }
+
+    /** A datastore.cfg naming an S3 datastore whose cache is {@code cache}, and s3.cfg with the endpoint. */
+    static Path configDir(String store, Path cache) throws IOException {
+        Path dir = tmp.resolve(store + "-config");
+        java.nio.file.Files.createDirectories(dir);
+        org.jpbs.s3.config.S3ConfigStore.open(dir).create(server.endpoint("ep1"));
+        java.nio.file.Files.writeString(dir.resolve(org.jpbs.datastore.config.DatastoreConfigStore.FILE),
+                "datastore: " + store + "\n\tbackend bucket=backups,client=ep1,type=s3\n\tpath " + cache + "\n");
+        return dir;
+    }
+
+    static org.jpbs.datastore.config.DatastoreCache cache(Path configDir) {
+        return new org.jpbs.datastore.config.DatastoreCache(
+                org.jpbs.datastore.config.DatastoreConfigStore.open(configDir), java.util.Map.of(), System::nanoTime,
+                new S3DatastoreOpener(configDir, S3Options.defaults().withAttempts(6, Duration.ofSeconds(10))));
+    }
+
+    @Test
+    void theDatastoreCacheOpensAnS3DatastoreFromDatastoreCfgAndEveryChangeReachesTheBucket() throws IOException {
+        String store = "store" + (++n);
+        Path cacheDir = tmp.resolve(store + "-cache");
+        Path config = configDir(store, cacheDir);
+        long[] seeds = seeds(8000, 20);
+        BackupSnapshotRef r1;
+        BackupSnapshotRef r2;
+        try (var h = cache(config).lookup(store, org.jpbs.datastore.config.Operation.WRITE)) {
+            Datastore ds = h.datastore();
+            assertTrue(ds.chunkStore() instanceof S3ChunkStore, ds.chunkStore().toString());
+            r1 = backup(ds, vm(800), 1_700_000_000L, seeds, List.of());
+            r2 = backup(ds, vm(800), 1_700_000_100L, seeds, digests(seeds));
+            ds.setProtected(r1, true);
+            ds.setGroupNotes(vm(800), "offsite copy");
+            ds.removeSnapshot(r2);
+        }
+        Set<String> keys = new TreeSet<>();
+        server.blobStore().list("backups").contents().forEach(o -> keys.add(o.key()));
+        String g = store + "/.cnt/" + vm(800).relativePath() + "/";
+        assertTrue(keys.contains(g + "owner") && keys.contains(g + "notes"), keys.toString());
+        assertTrue(keys.contains(g + r1.timeString() + "/index.json.blob"), keys.toString());
+        assertTrue(keys.contains(g + r1.timeString() + "/.protected"), keys.toString());
+        assertFalse(keys.stream().anyMatch(k -> k.startsWith(g + r2.timeString())), "removed snapshot left objects");
+
+        // a fresh server: the cache directory is gone, the opener fills it from the bucket
+        AtomicFiles.deleteTree(cacheDir);
+        try (var h = cache(config).lookup(store, org.jpbs.datastore.config.Operation.READ)) {
+            Datastore ds = h.datastore();
+            assertEquals(1, ds.listSnapshots(vm(800)).size());
+            assertTrue(ds.isProtected(r1));
+            assertEquals("offsite copy", ds.groupNotes(vm(800)));
+            assertRestores(ds, r1, seeds);
         }
     }
 }

@@ -38,6 +38,7 @@ public final class DatastoreCache {
     private final DatastoreConfigStore store;
     private final Map<String, Path> staticStores;
     private final LongSupplier nanoTime;
+    private final DatastoreOpener opener;
     private final AtomicLong nextCheck = new AtomicLong();
     private final Map<String, ActiveOps> active = new ConcurrentHashMap<>();
     private final Object reloadLock = new Object();
@@ -65,13 +66,13 @@ public final class DatastoreCache {
             this.datastore = datastore;
         }
 
-        Datastore open() throws IOException {
+        Datastore open(DatastoreOpener opener) throws IOException {
             Datastore d = datastore;
             if (d == null) {
                 synchronized (this) {
                     d = datastore;
                     if (d == null) {
-                        d = Datastore.open(config.path(), config.tuning().syncLevel());
+                        d = opener.open(config);
                         datastore = d;
                     }
                 }
@@ -86,7 +87,17 @@ public final class DatastoreCache {
      * @param nanoTime     monotonic clock in nanoseconds ({@code System::nanoTime}; tests pass a fake)
      */
     public DatastoreCache(DatastoreConfigStore store, Map<String, Path> staticStores, LongSupplier nanoTime) {
+        this(store, staticStores, nanoTime, DatastoreOpener.DIRECTORY);
+    }
+
+    /**
+     * As {@link #DatastoreCache(DatastoreConfigStore, Map, LongSupplier)}, opening datastores
+     * with {@code opener} (which knows the backends, e.g. {@code s3}).
+     */
+    public DatastoreCache(DatastoreConfigStore store, Map<String, Path> staticStores, LongSupplier nanoTime,
+                          DatastoreOpener opener) {
         this.store = store;
+        this.opener = java.util.Objects.requireNonNull(opener, "opener");
         Map<String, Path> s = new LinkedHashMap<>();
         staticStores.forEach((k, v) -> s.put(DatastoreConfig.checkName(k), v.toAbsolutePath().normalize()));
         this.staticStores = Collections.unmodifiableMap(s);
@@ -117,7 +128,7 @@ public final class DatastoreCache {
         if (refusal.isPresent()) {
             throw new DatastoreLookupException(DatastoreLookupException.Reason.MAINTENANCE, refusal.get());
         }
-        Datastore ds = e.open();
+        Datastore ds = e.open(opener);
         ActiveOps ops = active.computeIfAbsent(name, k -> new ActiveOps());
         if (op == Operation.WRITE) {
             ops.writes.incrementAndGet();
@@ -284,7 +295,8 @@ public final class DatastoreCache {
         }
         Datastore d = old.datastore;
         boolean sameStore = d != null && old.config.path().equals(c.path())
-                && old.config.tuning().syncLevel() == c.tuning().syncLevel();
+                && old.config.tuning().syncLevel() == c.tuning().syncLevel()
+                && old.config.property("backend").equals(c.property("backend"));
         boolean offline = c.maintenanceMode().map(m -> m.type() != MaintenanceMode.Type.READ_ONLY).orElse(false);
         return new Entry(c, isStatic, sameStore && !offline ? d : null);
     }

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.Upid;
+import org.jpbs.datastore.chunks.ChunkStore;
 import org.jpbs.datastore.chunks.DirectoryChunkStore;
 import org.jpbs.datastore.lock.DatastoreLock;
 import org.jpbs.datastore.lock.LockHolders;
@@ -100,15 +101,6 @@ public final class GarbageCollector {
         this.authId = Objects.requireNonNull(authId, "authId");
     }
 
-    /** The directory chunk store of {@code ds}: this collector marks and sweeps chunk files by their atime. */
-    private static DirectoryChunkStore directoryStore(Datastore ds) throws IOException {
-        if (ds.chunkStore() instanceof DirectoryChunkStore d) {
-            return d;
-        }
-        throw new IOException("garbage collection of datastore " + ds.root() + " is not supported for its chunk store "
-                + ds.chunkStore());
-    }
-
     /**
      * Runs the garbage collection.
      *
@@ -121,7 +113,10 @@ public final class GarbageCollector {
      */
     public GcResult run() throws IOException {
         Path root = ds.root();
-        DirectoryChunkStore chunks = directoryStore(ds);
+        ChunkStore chunks = ds.chunkStore();
+        // a directory store is marked and swept through GcFs (atimes, native calls: the fast
+        // path); any other store through the ChunkStore interface (docs/gc.md#any-chunk-store)
+        DirectoryChunkStore dir = chunks instanceof DirectoryChunkStore d ? d : null;
         try (WriterRegistry.GcLock gcLock = WriterRegistry.lockGc(root);
              DatastoreLock lock = DatastoreLock.shared(root);
              WriterReferences.Epoch epoch = WriterReferences.openEpoch(root)) {
@@ -140,9 +135,9 @@ public final class GarbageCollector {
                     + (oldestWriter.equals(start) ? "" : " (oldest running backup started " + oldestWriter + ")"));
 
             long t = System.nanoTime();
-            if (tuning.gcAtimeSafetyCheck()) {
+            if (tuning.gcAtimeSafetyCheck() && dir != null) {
                 listener.phaseStarted(GcListener.Phase.SAFETY_CHECK);
-                AtimeSafetyCheck.run(fs, chunks, start, listener);
+                AtimeSafetyCheck.run(fs, dir, start, listener);
                 listener.phaseFinished(GcListener.Phase.SAFETY_CHECK);
             }
             long checkNanos = System.nanoTime() - t;
@@ -152,12 +147,12 @@ public final class GarbageCollector {
             t = System.nanoTime();
             MarkPhase.Result mark;
             long prefetched = 0;
-            ChunkPrefetcher prefetch = tuning.gcChunkMetadataPrefetch()
+            ChunkPrefetcher prefetch = tuning.gcChunkMetadataPrefetch() && dir != null
                     ? new ChunkPrefetcher(fs, root.resolve(".chunks"), tuning.threads(),
                             tuning.chunkOrder() == org.jpbs.datastore.tuning.ChunkOrder.INODE)
                     : null;
             try {
-                mark = new MarkPhase(fs, root, tuning, listener).run(epoch);
+                mark = new MarkPhase(fs, root, chunks, tuning, listener).run(epoch);
             } finally {
                 if (prefetch != null) {
                     prefetch.close();
@@ -187,8 +182,9 @@ public final class GarbageCollector {
             listener.phaseStarted(GcListener.Phase.SWEEP);
             listener.info("Start GC phase2 (sweep unused chunks)");
             t = System.nanoTime();
-            SweepPhase.Result sweep = new SweepPhase(fs, chunks, minAtime, oldestWriter, dryRun, listener)
-                    .run(tuning.threads());
+            SweepPhase.Result sweep = dir != null
+                    ? new SweepPhase(fs, dir, minAtime, oldestWriter, dryRun, listener).run(tuning.threads())
+                    : new StoreSweep(chunks, minAtime, oldestWriter, dryRun, listener).run(tuning.threads());
             long sweepNanos = System.nanoTime() - t;
             listener.phaseFinished(GcListener.Phase.SWEEP);
 

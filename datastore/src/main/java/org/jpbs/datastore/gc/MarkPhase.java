@@ -1,5 +1,8 @@
 package org.jpbs.datastore.gc;
 
+import org.jpbs.datastore.chunks.ChunkStore;
+import org.jpbs.datastore.chunks.DirectoryChunkStore;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.AccessDeniedException;
@@ -55,8 +58,16 @@ final class MarkPhase {
     private long entries;
     private long strange;
 
-    MarkPhase(GcFs fs, Path root, Tuning tuning, GcListener listener) {
+    private final ChunkStore store;
+
+    /**
+     * @param store the datastore's chunks: a {@link DirectoryChunkStore} is marked through
+     *              {@code fs} (atime updates, the fast path), any other store through
+     *              {@link ChunkStore#touch}
+     */
+    MarkPhase(GcFs fs, Path root, ChunkStore store, Tuning tuning, GcListener listener) {
         this.fs = fs;
+        this.store = store;
         this.root = root;
         this.tree = new IndexTree(fs, root);
         this.tuning = tuning;
@@ -68,8 +79,11 @@ final class MarkPhase {
         walked = tree.walkAll();
         long total = walked.size();
         listener.info("found " + total + " index files");
-        pool = new TouchPool(fs, root.resolve(".chunks"), tuning.threads(), cache,
-                tuning.chunkOrder() == ChunkOrder.INODE, listener);
+        Path chunksDir = root.resolve(".chunks");
+        pool = store instanceof DirectoryChunkStore
+                ? new TouchPool(fs, () -> fs.openMarker(chunksDir), chunksDir, tuning.threads(), cache,
+                        tuning.chunkOrder() == ChunkOrder.INODE, listener)
+                : new TouchPool(fs, () -> new StoreMarker(store), null, tuning.threads(), cache, false, listener);
         try {
             for (BackupNamespace ns : tree.namespaces()) {
                 for (BackupGroupRef g : tree.groups(ns)) {

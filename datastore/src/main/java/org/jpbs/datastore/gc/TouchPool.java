@@ -42,7 +42,14 @@ final class TouchPool {
 
     private static final Stop STOP = new Stop();
 
+    /** Opens one marker per thread: the directory fast path ({@link GcFs#openMarker}) or {@link StoreMarker}. */
+    @FunctionalInterface
+    interface Markers {
+        GcFs.Marker open() throws IOException;
+    }
+
     private final GcFs fs;
+    private final Markers markers;
     private final Path chunksDir;
     private final DigestCache cache;
     private final boolean sorted;
@@ -54,8 +61,14 @@ final class TouchPool {
     private final AtomicReference<IOException> failure = new AtomicReference<>();
     private boolean finished;
 
-    TouchPool(GcFs fs, Path chunksDir, int nThreads, DigestCache cache, boolean sorted, GcListener listener) {
+    /**
+     * @param chunksDir the {@code .chunks} directory of a directory store (a chunk a killed GC left
+     *                  half-removed is put back), or null for any other store
+     */
+    TouchPool(GcFs fs, Markers markers, Path chunksDir, int nThreads, DigestCache cache, boolean sorted,
+              GcListener listener) {
         this.fs = fs;
+        this.markers = markers;
         this.chunksDir = chunksDir;
         this.cache = cache;
         this.sorted = sorted;
@@ -126,7 +139,7 @@ final class TouchPool {
     private void work() {
         GcFs.Marker m = null;
         try {
-            m = fs.openMarker(chunksDir);
+            m = markers.open();
         } catch (IOException e) {
             failure.compareAndSet(null, e);
         }
@@ -200,6 +213,9 @@ final class TouchPool {
      * {@code <digest>.gc-removing} (see {@code SweepPhase}), put it back. True if put back.
      */
     private boolean recoverRemoving(Digest d) {
+        if (chunksDir == null) {
+            return false; // not a directory store: it has no half-removed chunks
+        }
         Path file = chunksDir.resolve(d.prefix()).resolve(d.hex());
         Path removing = chunksDir.resolve(d.prefix()).resolve(d.hex() + SweepPhase.REMOVING);
         try {

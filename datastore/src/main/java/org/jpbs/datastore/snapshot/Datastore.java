@@ -41,15 +41,32 @@ public final class Datastore {
     private final Path root;
     private final SyncLevel syncLevel;
     private final ChunkStore chunks;
+    private final ContentListener content;
 
     private Datastore(DirectoryChunkStore chunks) {
-        this(chunks.root(), chunks.syncLevel(), chunks);
+        this(chunks.root(), chunks.syncLevel(), chunks, ContentListener.NONE);
     }
 
-    private Datastore(Path root, SyncLevel syncLevel, ChunkStore chunks) {
+    private Datastore(Path root, SyncLevel syncLevel, ChunkStore chunks, ContentListener content) {
         this.root = root;
         this.syncLevel = syncLevel;
         this.chunks = chunks;
+        this.content = content;
+    }
+
+    /**
+     * As {@link #open(Path, SyncLevel, ChunkStore)}, telling {@code content} about every change of
+     * snapshot and group files (an S3 datastore mirrors them to its bucket).
+     */
+    public static Datastore open(Path root, SyncLevel syncLevel, ChunkStore chunks, ContentListener content)
+            throws IOException {
+        Path r = open(root, syncLevel, chunks).root;
+        return new Datastore(r, syncLevel, chunks, java.util.Objects.requireNonNull(content, "content"));
+    }
+
+    /** Who is told about changed snapshot and group files ({@link ContentListener#NONE} for a directory datastore). */
+    ContentListener content() {
+        return content;
     }
 
     /**
@@ -64,7 +81,7 @@ public final class Datastore {
         if (!Files.isDirectory(r.resolve(".chunks"))) {
             throw new IOException("not a datastore: " + r + " (no .chunks directory)");
         }
-        return new Datastore(r, syncLevel, chunks);
+        return new Datastore(r, syncLevel, chunks, ContentListener.NONE);
     }
 
     /**
@@ -360,6 +377,7 @@ public final class Datastore {
             change.accept(m);
             AtomicFiles.replaceFile(manifestPath, m.toBlob().raw(), syncLevel() == SyncLevel.FILE);
         }
+        content.snapshotChanged(ref);
     }
 
     private static org.jpbs.datastore.lock.InProcessLock lockManifest(Path p) throws IOException {
@@ -402,6 +420,7 @@ public final class Datastore {
         }
         AtomicFiles.replaceFile(dir.resolve(DatastoreLayout.NOTES), notes.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 syncLevel() == SyncLevel.FILE);
+        content.groupChanged(group);
     }
 
     /**
@@ -417,6 +436,7 @@ public final class Datastore {
         }
         AtomicFiles.replaceFile(dir.resolve(DatastoreLayout.OWNER),
                 (owner + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8), syncLevel() == SyncLevel.FILE);
+        content.groupChanged(group);
     }
 
     /**
@@ -448,6 +468,7 @@ public final class Datastore {
         if (fsync) {
             org.jpbs.datastore.os.FsSync.fsyncDirectory(dir);
         }
+        content.snapshotChanged(ref);
         return true;
     }
 
@@ -478,6 +499,7 @@ public final class Datastore {
             } else {
                 Files.deleteIfExists(marker);
             }
+            content.snapshotChanged(ref);
         }
     }
 
@@ -505,6 +527,7 @@ public final class Datastore {
             }
             if (all) {
                 GroupDirs.removeIfOnly(dir, java.util.Set.of(DatastoreLayout.OWNER, DatastoreLayout.NOTES), false);
+                content.groupRemoved(group);
             }
         }
         return all;
@@ -602,6 +625,7 @@ public final class Datastore {
                     + AtomicFiles.randomSuffix(8));
             Files.move(dir, hidden, StandardCopyOption.ATOMIC_MOVE);
             AtomicFiles.deleteTree(hidden);
+            content.snapshotRemoved(ref);
         }
         GroupDirs.removeIfEmpty(groupDir(ref.group()), "backup group " + ref.group().relativePath());
     }

@@ -402,6 +402,7 @@ public final class SnapshotWriter implements AutoCloseable {
                     FsSync.fsyncDirectory(groupDir.getParent());
                 }
             }
+            ds.content().snapshotChanged(ref); // an S3 datastore uploads it, manifest last
         } finally {
             release();
         }

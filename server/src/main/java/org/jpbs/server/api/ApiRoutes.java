@@ -47,6 +47,7 @@ public final class ApiRoutes {
         access(t);
         notifications(t);
         metrics(t);
+        configS3(t);
         return t;
     }
 
@@ -182,6 +183,33 @@ public final class ApiRoutes {
                 .permission(any("Backup, and only the group's owner (whatever other privileges)"))
                 .answer("null; body: an encoded DataBlob (`application/octet-stream`)")
                 .handle(c -> SnapshotAdminApi.uploadBackupLog(c.access(), c.store(), c.params(), c.request().body()));
+    }
+
+    private static void configS3(RouteTable<ApiCall> t) {
+        t.section("config-s3", "");
+        t.pathVar("id", "s3 endpoint id: 3..32 characters", id -> {
+            try {
+                org.jpbs.s3.config.S3EndpointConfig.checkId(id);
+            } catch (IllegalArgumentException e) {
+                throw org.jpbs.server.http.ApiException.badParam("id", e.getMessage());
+            }
+            return id;
+        });
+        Param[] props = org.jpbs.s3.config.S3EndpointConfig.keys().stream().map(k -> Param.string(k, false))
+                .toArray(Param[]::new);
+        String audit = "Sys.Audit on `" + S3ConfigApi.ACL_PATH + "`";
+        String modify = "Sys.Modify on `" + S3ConfigApi.ACL_PATH + "`";
+        t.get("config/s3").permission(any(audit))
+                .answer("`[{\"id\",\"endpoint\",\"access-key\",…}]` without `secret-key`").handle(S3ConfigApi::list);
+        t.post("config/s3").params(Param.string("id", true)).params(props).permission(any(modify))
+                .answer("null; an existing id: 400").handle(S3ConfigApi::create);
+        t.get("config/s3/{id}").permission(any(audit)).answer("`{\"id\",\"endpoint\",…}` without `secret-key`")
+                .handle(S3ConfigApi::read);
+        t.put("config/s3/{id}").params(props).params(Param.string("delete", false))
+                .permission(any(modify)).answer("null; `delete`: optional properties to remove")
+                .handle(S3ConfigApi::update);
+        t.delete("config/s3/{id}").permission(any(modify)).answer("null; refused (400) while a datastore uses it")
+                .handle(S3ConfigApi::delete);
     }
 
     private static void tasks(RouteTable<ApiCall> t) {

@@ -28,6 +28,27 @@ final class ApiTestSupport {
     private ApiTestSupport() {}
 
     /**
+     * Tokens of {@code alice@pbs} (an Admin user) for the per-role privilege tests: {@code backup},
+     * {@code power}, {@code dsadmin}, {@code audit}, {@code reader} (the five datastore roles on
+     * /datastore), {@code sysaudit} (Audit on {@code systemPath}) and {@code admin}; name → auth headers.
+     */
+    static Map<String, Map<String, String>> roleCallers(org.jpbs.server.auth.AuthConfig cfg, String systemPath)
+            throws java.io.IOException {
+        cfg.addUser("alice@pbs", null, null);
+        cfg.updateAcl("/", "alice@pbs", "Admin", true, false);
+        Map<String, Map<String, String>> callers = new java.util.LinkedHashMap<>();
+        for (String[] t : new String[][] {{"backup", "/datastore", "DatastoreBackup"},
+                {"power", "/datastore", "DatastorePowerUser"}, {"dsadmin", "/datastore", "DatastoreAdmin"},
+                {"audit", "/datastore", "DatastoreAudit"}, {"reader", "/datastore", "DatastoreReader"},
+                {"sysaudit", systemPath, "Audit"}, {"admin", "/", "Admin"}}) {
+            String secret = cfg.createToken("alice@pbs", t[0], null);
+            cfg.updateAcl(t[1], "alice@pbs!" + t[0], t[2], true, false);
+            callers.put(t[0], OwnershipApiTest.token("alice@pbs!" + t[0], secret));
+        }
+        return callers;
+    }
+
+    /**
      * A server on 127.0.0.1 (ephemeral port) with the users of {@code config}, the given
      * datastores, no failure delays and GC/prune/verify run as tasks ({@link LocalDatastoreJobs}).
      */

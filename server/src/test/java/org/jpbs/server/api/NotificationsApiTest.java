@@ -43,17 +43,7 @@ class NotificationsApiTest {
         Path root = tmp.resolve("ds");
         Datastore.create(root, SyncLevel.NONE);
         config = tmp.resolve("config");
-        AuthConfig cfg = AuthConfig.open(config);
-        cfg.addUser("alice@pbs", null, null);
-        cfg.updateAcl("/", "alice@pbs", "Admin", true, false);
-        for (String[] t : new String[][] {{"backup", "/datastore", "DatastoreBackup"},
-                {"power", "/datastore", "DatastorePowerUser"}, {"dsadmin", "/datastore", "DatastoreAdmin"},
-                {"audit", "/datastore", "DatastoreAudit"}, {"reader", "/datastore", "DatastoreReader"},
-                {"sysaudit", "/system/notifications", "Audit"}, {"admin", "/", "Admin"}}) {
-            String secret = cfg.createToken("alice@pbs", t[0], null);
-            cfg.updateAcl(t[1], "alice@pbs!" + t[0], t[2], true, false);
-            caller.put(t[0], OwnershipApiTest.token("alice@pbs!" + t[0], secret));
-        }
+        caller.putAll(ApiTestSupport.roleCallers(AuthConfig.open(config), "/system/notifications"));
         server = ApiTestSupport.startWithJobs(config, Map.of("store", root));
         http = new Client(server.port());
     }
