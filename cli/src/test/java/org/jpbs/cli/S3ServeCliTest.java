@@ -57,7 +57,7 @@ class S3ServeCliTest {
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, Map.of(), "127.0.0.1", 0);
         JpbsRestHandler h = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
-        h = h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam")));
+        h = h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam", h.services().budget())));
         return new Running(JpbsServer.start(sc, auth, h), secret);
     }
 
