@@ -44,6 +44,7 @@ import picocli.CommandLine.Command;
             org.jpbs.cli.jobs.JobCommands.Prune.class, org.jpbs.cli.jobs.JobCommands.Verify.class,
             org.jpbs.cli.jobs.JobCommands.Sync.class, org.jpbs.cli.jobs.JobCommands.Remote.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
+            org.jpbs.cli.admin.NotificationCommand.class,
             VmaCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"",

@@ -44,6 +44,7 @@ public final class JpbsServer implements AutoCloseable {
     private final ServerContext context;
     private final String fingerprint;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile org.jpbs.server.metrics.MetricPusher metricPusher; // metricserver.cfg push ({@code docs/metrics.md})
 
     private JpbsServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService virtualThreads,
                        ExecutorService chunkWorkers, Channel serverChannel, ChannelGroup connections,
@@ -126,6 +127,8 @@ public final class JpbsServer implements AutoCloseable {
             Channel ch = b.bind(addr).syncUninterruptibly().channel();
             JpbsServer s = new JpbsServer(boss, workers, virtualThreads, chunkWorkers, ch, connections, ctx,
                     cert.fingerprint());
+            s.metricPusher = new org.jpbs.server.metrics.MetricPusher(config.configDir(), services.tasks().node(),
+                    () -> org.jpbs.server.metrics.DatastoreUsage.of(services.datastores()));
             LOG.log(Level.INFO, "jpbs server listening on " + ch.localAddress() + ", certificate fingerprint "
                     + s.fingerprint + ", datastore config " + services.datastores().store().file());
             return s;
@@ -198,6 +201,9 @@ public final class JpbsServer implements AutoCloseable {
             return;
         }
         context.services().scheduler().close(); // no new scheduled task; running ones end with the executors
+        if (metricPusher != null) {
+            metricPusher.close();
+        }
         serverChannel.close().syncUninterruptibly();
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         drainEventLoops();

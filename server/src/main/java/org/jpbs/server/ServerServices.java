@@ -9,20 +9,28 @@ import org.jpbs.datastore.config.DatastoreConfigStore;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.task.TaskManager;
 import org.jpbs.server.api.DatastoreJobs;
+import org.jpbs.server.metrics.DatastoreUsage;
+import org.jpbs.server.metrics.ServerMetrics;
+import org.jpbs.server.notify.Notifier;
+import org.jpbs.server.notify.TaskNotifications;
 
 /**
  * The state a running server shares between its REST API and its backup/reader sessions: the
  * datastore cache over {@code <config>/datastore.cfg} plus the {@code --datastore} overlay
  * ({@link DatastoreCache}), the tasks with their logs under {@code <config>/log}
- * ({@link TaskManager}), and the hook that starts GC, prune and verify ({@link DatastoreJobs}).
+ * ({@link TaskManager}), the hook that starts GC, prune and verify ({@link DatastoreJobs}), and
+ * what watches every task's end: notifications ({@link Notifier}, {@code docs/notifications.md})
+ * and metrics ({@link ServerMetrics}, {@code docs/metrics.md}).
  *
  * @param datastores the datastore cache
  * @param tasks      the task manager
  * @param jobs       how the admin API starts maintenance jobs
  * @param scheduler  the job scheduler ({@code docs/jobs.md}; started by {@code jpbs serve})
+ * @param notifier   sends notifications per {@code <config>/notifications.cfg}
+ * @param metrics    the Prometheus metrics
  */
 public record ServerServices(DatastoreCache datastores, TaskManager tasks, DatastoreJobs jobs,
-                             org.jpbs.server.jobs.JobScheduler scheduler) {
+                             org.jpbs.server.jobs.JobScheduler scheduler, Notifier notifier, ServerMetrics metrics) {
     /** Directory of task logs below the config directory. */
     public static final String LOG_DIR = "log";
 
@@ -32,6 +40,8 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
         Objects.requireNonNull(tasks, "tasks");
         Objects.requireNonNull(jobs, "jobs");
         Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(notifier, "notifier");
+        Objects.requireNonNull(metrics, "metrics");
     }
 
     /**
@@ -52,12 +62,17 @@ public record ServerServices(DatastoreCache datastores, TaskManager tasks, Datas
         DatastoreCache cache = new DatastoreCache(DatastoreConfigStore.open(config.configDir()), config.datastores(),
                 System::nanoTime);
         TaskManager tasks = TaskManager.open(config.configDir().resolve(LOG_DIR));
+        Notifier notifier = new Notifier(config.configDir(), tasks.node());
+        ServerMetrics metrics = new ServerMetrics(() -> DatastoreUsage.of(cache));
+        tasks.addListener(metrics);
+        tasks.addListener(new TaskNotifications(notifier));
         return new ServerServices(cache, tasks, DatastoreJobs.NOT_IMPLEMENTED, new org.jpbs.server.jobs.JobScheduler(
-                config.configDir(), cache, tasks, java.time.Clock.systemUTC(), java.time.ZoneId.systemDefault()));
+                config.configDir(), cache, tasks, java.time.Clock.systemUTC(), java.time.ZoneId.systemDefault()),
+                notifier, metrics);
     }
 
     /** A copy with another job starter (where GC, prune and verify plug in). */
     public ServerServices withJobs(DatastoreJobs newJobs) {
-        return new ServerServices(datastores, tasks, newJobs, scheduler);
+        return new ServerServices(datastores, tasks, newJobs, scheduler, notifier, metrics);
     }
 }

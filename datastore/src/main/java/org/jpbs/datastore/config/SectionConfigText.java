@@ -33,6 +33,7 @@ public final class SectionConfigText {
     private static final Pattern ID = Pattern.compile("\\S+");
 
     private final String resource;
+    private final Set<String> repeatable; // keys that may appear more than once in a section (PBS array properties)
     private final List<String> lines; // each with its own line terminator (the last one may have none)
     private final List<Section> sections;
     private final List<int[]> spans; // per section: header line, last line of the section (inclusive)
@@ -43,14 +44,31 @@ public final class SectionConfigText {
      *
      * @param type  the section type, e.g. {@code datastore}
      * @param id    the section id, e.g. {@code store1}
-     * @param props key to value (value may be empty), in file order; unmodifiable
+     * @param props key to value (value may be empty), in file order; unmodifiable; for a
+     *              repeated (array) key, its first value
+     * @param lists every value of each key, in file order (one element for a key that is not
+     *              repeated); unmodifiable
      */
-    public record Section(String type, String id, Map<String, String> props) {
+    public record Section(String type, String id, Map<String, String> props, Map<String, List<String>> lists) {
         /** Copies the properties, keeping their order. */
         public Section {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(id, "id");
             props = Collections.unmodifiableMap(new LinkedHashMap<>(props));
+            Map<String, List<String>> l = new LinkedHashMap<>();
+            lists.forEach((k, v) -> l.put(k, List.copyOf(v)));
+            props.forEach((k, v) -> l.putIfAbsent(k, List.of(v)));
+            lists = Collections.unmodifiableMap(l);
+        }
+
+        /** A section whose keys each have one value. */
+        public Section(String type, String id, Map<String, String> props) {
+            this(type, id, props, Map.of());
+        }
+
+        /** Every value of {@code key} in file order (empty if absent): the items of a PBS array property. */
+        public List<String> values(String key) {
+            return lists.getOrDefault(key, List.of());
         }
 
         /** A property's value, or null if absent. */
@@ -59,9 +77,10 @@ public final class SectionConfigText {
         }
     }
 
-    private SectionConfigText(String resource, List<String> lines, List<Section> sections, List<int[]> spans,
+    private SectionConfigText(String resource, Set<String> repeatable, List<String> lines, List<Section> sections, List<int[]> spans,
                               List<Map<String, Integer>> propLines) {
         this.resource = resource;
+        this.repeatable = repeatable;
         this.lines = lines;
         this.sections = sections;
         this.spans = spans;
@@ -83,7 +102,16 @@ public final class SectionConfigText {
      *                                  repeated {@code type: id}
      */
     public static SectionConfigText parse(String text, String resource) {
-        return build(resource, splitLines(text));
+        return build(resource, Set.of(), splitLines(text));
+    }
+
+    /**
+     * As {@link #parse(String, String)}, but the keys in {@code repeatable} may appear on several
+     * lines of one section: PBS writes an array property (e.g. a notification matcher's
+     * {@code target}) as one line per item ({@link Section#values}).
+     */
+    public static SectionConfigText parse(String text, String resource, Set<String> repeatable) {
+        return build(resource, Set.copyOf(repeatable), splitLines(text));
     }
 
     private static List<String> splitLines(String text) {
@@ -116,7 +144,7 @@ public final class SectionConfigText {
         return line.stripLeading().startsWith("#");
     }
 
-    private static SectionConfigText build(String resource, List<String> lines) {
+    private static SectionConfigText build(String resource, Set<String> repeatable, List<String> lines) {
         List<Section> sections = new ArrayList<>();
         List<int[]> spans = new ArrayList<>();
         List<Map<String, Integer>> propLines = new ArrayList<>();
@@ -124,6 +152,7 @@ public final class SectionConfigText {
         String type = null;
         String id = null;
         Map<String, String> props = null;
+        Map<String, List<String>> lists = null;
         Map<String, Integer> where = null;
         int header = -1;
         int last = -1;
@@ -132,7 +161,7 @@ public final class SectionConfigText {
             String at = resource + " line " + (i + 1) + ": ";
             if (line.isBlank()) {
                 if (type != null) {
-                    sections.add(new Section(type, id, props));
+                    sections.add(new Section(type, id, props, lists));
                     spans.add(new int[] {header, last});
                     propLines.add(where);
                     type = null;
@@ -151,10 +180,11 @@ public final class SectionConfigText {
                     throw new IllegalArgumentException(at + "expected '<key> <value>'");
                 }
                 String value = m.group(2) == null ? "" : m.group(2);
-                if (props.putIfAbsent(m.group(1), value) != null) {
+                if (props.putIfAbsent(m.group(1), value) != null && !repeatable.contains(m.group(1))) {
                     throw new IllegalArgumentException(at + "duplicate property '" + m.group(1) + "'");
                 }
-                where.put(m.group(1), i);
+                lists.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(value);
+                where.putIfAbsent(m.group(1), i);
                 last = i;
                 continue;
             }
@@ -163,7 +193,7 @@ public final class SectionConfigText {
                 throw new IllegalArgumentException(at + "expected '<type>: <id>'");
             }
             if (type != null) {
-                sections.add(new Section(type, id, props));
+                sections.add(new Section(type, id, props, lists));
                 spans.add(new int[] {header, last});
                 propLines.add(where);
             }
@@ -173,16 +203,17 @@ public final class SectionConfigText {
                 throw new IllegalArgumentException(at + "duplicate section '" + type + ": " + id + "'");
             }
             props = new LinkedHashMap<>();
+            lists = new LinkedHashMap<>();
             where = new LinkedHashMap<>();
             header = i;
             last = i;
         }
         if (type != null) {
-            sections.add(new Section(type, id, props));
+            sections.add(new Section(type, id, props, lists));
             spans.add(new int[] {header, last});
             propLines.add(where);
         }
-        return new SectionConfigText(resource, List.copyOf(lines), List.copyOf(sections), spans, propLines);
+        return new SectionConfigText(resource, repeatable, List.copyOf(lines), List.copyOf(sections), spans, propLines);
     }
 
     /** The file text, byte for byte as parsed (plus any edits). */
@@ -293,7 +324,7 @@ public final class SectionConfigText {
             ensureTerminated(out, insertAt - 1);
             out.add(insertAt, propertyLine(key, value));
         }
-        return build(resource, out);
+        return build(resource, repeatable, out);
     }
 
     private static String indentOf(String raw) {
@@ -336,7 +367,23 @@ public final class SectionConfigText {
             checkValue(k, Objects.requireNonNull(v, k));
             out.add(propertyLine(k, v));
         });
-        return build(resource, out);
+        return build(resource, repeatable, out);
+    }
+
+    /**
+     * Appends a new section whose keys may carry several values (an array property is written
+     * as one line per item, in the given order), keys sorted as PBS writes them.
+     *
+     * @throws IllegalArgumentException if it exists already or a name or value is invalid
+     */
+    public SectionConfigText withSectionValues(String type, String id, Map<String, List<String>> props) {
+        SectionConfigText t = withSection(type, id, Map.of());
+        List<String> out = new ArrayList<>(t.lines);
+        new java.util.TreeMap<>(props).forEach((k, vs) -> vs.forEach(v -> {
+            checkValue(k, Objects.requireNonNull(v, k));
+            out.add(propertyLine(k, v));
+        }));
+        return build(resource, repeatable, out);
     }
 
     /**
@@ -362,6 +409,6 @@ public final class SectionConfigText {
         }
         List<String> out = new ArrayList<>(lines.subList(0, from));
         out.addAll(lines.subList(to + 1, lines.size()));
-        return build(resource, out);
+        return build(resource, repeatable, out);
     }
 }

@@ -21,6 +21,15 @@ public interface TaskLog {
         return null;
     }
 
+    /**
+     * Adds {@code amount} to a figure of this task (e.g. {@code backup.bytes}, {@code gc.removed.chunks};
+     * the names are listed in {@code docs/metrics.md}), read by the metrics when the task ends.
+     * Does nothing for a job that does not run as a task.
+     */
+    default void record(String figure, long amount) {
+        // not a task: nobody collects figures
+    }
+
     /** True once somebody asked the task to stop. */
     boolean abortRequested();
 

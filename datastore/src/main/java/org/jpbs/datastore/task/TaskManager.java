@@ -50,6 +50,7 @@ public final class TaskManager {
     private final AtomicLong nextTaskId = new AtomicLong();
     private final Map<String, WorkerTask> running = new ConcurrentHashMap<>();
     private final Deque<TaskInfo> finished = new ArrayDeque<>(); // guarded by itself; oldest first
+    private final List<TaskListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** A page of a task log: lines {@code start+1 ..}, the file's line count and whether the task still runs. */
     public record LogPage(List<String> lines, long start, long total, boolean active) {}
@@ -184,6 +185,23 @@ public final class TaskManager {
             }
         }
         running.remove(t.upid().toString()); // after it is in the finished list: never missing from both
+        for (TaskListener l : listeners) {
+            try {
+                l.taskEnded(t, s);
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "task end listener failed for " + t.upid() + ": " + e, e);
+            }
+        }
+    }
+
+    /** Calls {@code listener} at the end of every task from now on ({@link TaskListener}). */
+    public void addListener(TaskListener listener) {
+        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Stops calling {@code listener}. */
+    public void removeListener(TaskListener listener) {
+        listeners.remove(listener);
     }
 
     private void loadArchive() throws IOException {

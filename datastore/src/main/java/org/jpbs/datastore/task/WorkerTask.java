@@ -31,6 +31,9 @@ public final class WorkerTask implements TaskLog {
     private final Clock clock;
     private final AtomicLong warnings = new AtomicLong();
     private final List<Runnable> abortListeners = new CopyOnWriteArrayList<>();
+    private final java.util.Map<String, Long> figures = new java.util.concurrent.ConcurrentHashMap<>();
+    private final long startNanos = System.nanoTime();
+    private volatile long durationNanos = -1;
     private BufferedWriter out; // guarded by this; null once closed or broken
     private TaskState state; // guarded by this
     private volatile boolean abort;
@@ -100,6 +103,22 @@ public final class WorkerTask implements TaskLog {
     }
 
     @Override
+    public void record(String figure, long amount) {
+        figures.merge(figure, amount, Long::sum);
+    }
+
+    /** The figures recorded so far ({@link TaskLog#record}), by name. */
+    public java.util.Map<String, Long> figures() {
+        return java.util.Map.copyOf(figures);
+    }
+
+    /** How long the task ran, in seconds (measured with the monotonic clock); so far while it runs. */
+    public double durationSeconds() {
+        long d = durationNanos;
+        return (d >= 0 ? d : System.nanoTime() - startNanos) / 1e9;
+    }
+
+    @Override
     public boolean abortRequested() {
         return abort;
     }
@@ -160,6 +179,7 @@ public final class WorkerTask implements TaskLog {
                 write("TASK OK");
             }
             state = s;
+            durationNanos = System.nanoTime() - startNanos;
             if (out != null) {
                 closeQuietly();
             }

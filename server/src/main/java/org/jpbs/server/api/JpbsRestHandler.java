@@ -25,7 +25,9 @@ import org.jpbs.server.routing.RouteTable;
 /**
  * The jpbs REST API ({@code docs/api.md}): dispatches every request under {@code /api2/json/}
  * through the routing table {@link ApiRoutes}, where each endpoint is declared once with its
- * parameters and permission rule.
+ * parameters and permission rule; besides it, {@code /api2/json/config/notifications/...}
+ * ({@link NotificationsApi}, whose parameters depend on the target type) and
+ * {@code GET /metrics} (Prometheus text, {@link MetricsApi}, outside {@code /api2/json}).
  * Datastores come from the server's {@link DatastoreCache} ({@code datastore.cfg} plus the
  * command-line ones); every datastore call looks its store up for the operation it does, so the
  * maintenance mode is enforced here.
@@ -113,10 +115,22 @@ public final class JpbsRestHandler implements RestHandler {
 
     private RestResponse dispatch(RestRequest req) throws Exception {
         String path = req.path();
+        if (path.equals(MetricsApi.PATH) && (req.method().equals("GET") || req.method().equals("HEAD"))) {
+            return MetricsApi.scrape(auth, authenticate(req), req.rawQuery(), services.metrics());
+        }
         if (!path.startsWith(PREFIX + "/")) {
             throw ApiException.pathNotFound(path);
         }
         List<String> seg = List.of(path.substring(PREFIX.length() + 1).split("/"));
+        if (seg.size() >= 3 && seg.get(0).equals("config") && seg.get(1).equals("notifications")) {
+            // variable parameters per target type: checked by NotificationEdits, not declared in ApiRoutes
+            List<String> rest = new java.util.ArrayList<>();
+            for (String s : seg.subList(2, seg.size())) {
+                rest.add(decode("name", s));
+            }
+            String m = req.method().equals("HEAD") ? "GET" : req.method();
+            return new NotificationsApi(auth, authenticate(req), services.notifier()).call(m, rest, req.params().asStrings());
+        }
         RouteTable.Match<ApiCall> match = ApiRoutes.TABLE.match(req.method(), seg, JpbsRestHandler::decode)
                 .orElseThrow(() -> ApiException.pathNotFound(path));
         Endpoint<ApiCall> e = match.endpoint();

@@ -54,6 +54,9 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
         return log -> {
             GcResult r = new GarbageCollector(ds.datastore(), tuning, GcFs.local(), listener(log), false, authId,
                     log.upid()).run();
+            log.record("gc.removed.bytes", r.status().removedBytes());
+            log.record("gc.removed.chunks", r.status().removedChunks());
+            log.record("gc.pending.chunks", r.status().pendingChunks());
             log.log("Removed garbage: " + r.status().removedBytes() + " bytes, " + r.status().removedChunks()
                     + " chunks; pending " + r.status().pendingChunks() + " chunks");
         };

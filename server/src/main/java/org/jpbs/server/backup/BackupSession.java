@@ -354,6 +354,9 @@ public final class BackupSession implements Http2Service {
                         : "backup ended but finished flag is not set.");
             } else {
                 LOG.log(Level.DEBUG, () -> logPrefix + "connection closed");
+                task.record("backup.bytes", stats.size());
+                task.record("backup.chunks", stats.count());
+                task.record("backup.chunks.duplicate", stats.duplicates());
                 task.log("backup finished successfully");
                 task.finish((String) null);
             }

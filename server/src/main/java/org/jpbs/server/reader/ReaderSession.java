@@ -227,6 +227,7 @@ public final class ReaderSession implements Http2Service {
         }
         debug("download '" + name + "'");
         task.log("download '" + name + "'");
+        task.record("restore.bytes", data.length);
         return H2Response.raw(data);
     }
 
@@ -234,7 +235,10 @@ public final class ReaderSession implements Http2Service {
         if (!allowed.contains(d)) {
             throw new ApiException(401, "download chunk " + d.hex() + " not allowed");
         }
-        return H2Response.raw(ds.chunkStore().read(d).raw());
+        byte[] raw = ds.chunkStore().read(d).raw();
+        task.record("restore.bytes", raw.length);
+        task.record("restore.chunks", 1);
+        return H2Response.raw(raw);
     }
 
     private void debug(String msg) {

@@ -27,6 +27,19 @@ final class ApiTestSupport {
 
     private ApiTestSupport() {}
 
+    /**
+     * A server on 127.0.0.1 (ephemeral port) with the users of {@code config}, the given
+     * datastores, no failure delays and GC/prune/verify run as tasks ({@link LocalDatastoreJobs}).
+     */
+    static org.jpbs.server.JpbsServer startWithJobs(java.nio.file.Path config, Map<String, java.nio.file.Path> stores)
+            throws Exception {
+        org.jpbs.server.auth.FileAuthenticator auth = org.jpbs.server.auth.FileAuthenticator.open(config);
+        org.jpbs.server.ServerConfig sc = new org.jpbs.server.ServerConfig(config, stores, "127.0.0.1", 0);
+        JpbsRestHandler rest = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
+        rest = rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam")));
+        return org.jpbs.server.JpbsServer.start(sc, auth, rest);
+    }
+
     /** One answer. */
     record Resp(int status, String contentType, byte[] body) {
         String text() {
