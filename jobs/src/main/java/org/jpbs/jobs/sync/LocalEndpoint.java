@@ -60,7 +60,8 @@ public final class LocalEndpoint implements SyncEndpoint {
 
     @Override
     public boolean removeNamespace(BackupNamespace ns) throws IOException {
-        return ds.removeNamespace(ns, false);
+        // as PBS: a vanished namespace goes with its groups (protected snapshots stay)
+        return ds.removeNamespace(ns, true);
     }
 
     @Override
@@ -79,6 +80,9 @@ public final class LocalEndpoint implements SyncEndpoint {
 
     @Override
     public Optional<String> owner(BackupGroupRef group) throws IOException {
+        if (!java.nio.file.Files.exists(ds.groupDir(group).resolve("owner"))) {
+            return Optional.empty(); // no such group (yet)
+        }
         return Optional.ofNullable(ds.owner(group));
     }
 

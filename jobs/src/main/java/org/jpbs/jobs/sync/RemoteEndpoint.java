@@ -101,7 +101,7 @@ public final class RemoteEndpoint implements SyncEndpoint {
 
     @Override
     public boolean removeNamespace(BackupNamespace ns) throws IOException {
-        pbs.delete(pbs.datastorePath() + "/namespace", Query.of().add("ns", ns.toString()));
+        pbs.delete(pbs.datastorePath() + "/namespace", Query.of().add("ns", ns.toString()).add("delete-groups", "true"));
         return true;
     }
 

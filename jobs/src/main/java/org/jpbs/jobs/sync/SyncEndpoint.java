@@ -35,7 +35,7 @@ public interface SyncEndpoint {
     /** Creates a namespace (and its missing parents). */
     void createNamespace(BackupNamespace ns) throws IOException;
 
-    /** Removes an empty namespace (remove-vanished); false if it is not empty or cannot be removed. */
+    /** Removes a vanished namespace with its groups (remove-vanished); false if something was kept (protected). */
     boolean removeNamespace(BackupNamespace ns) throws IOException;
 
     /** The groups of a namespace. */

@@ -16,6 +16,7 @@ import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.snapshot.SnapshotTarget;
 import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.datastore.task.TaskAbortedException;
 import org.jpbs.datastore.task.TaskLog;
 
 /**
@@ -51,8 +52,9 @@ public final class SyncJob {
      * Runs the sync.
      *
      * @throws IOException if listing the source fails, or (at the end) if any group or snapshot failed
+     * @throws TaskAbortedException if the task was asked to stop (the snapshot being copied is left invisible)
      */
-    public SyncStats run() throws IOException {
+    public SyncStats run() throws IOException, TaskAbortedException {
         long start = System.nanoTime();
         log.log("sync datastore " + target.describe() + " from " + source.describe());
         List<BackupNamespace> namespaces = source.namespaces(o.sourceNs(), o.maxDepth());
@@ -84,7 +86,7 @@ public final class SyncJob {
         return stats;
     }
 
-    private void syncNamespace(BackupNamespace ns, BackupNamespace tns) throws IOException {
+    private void syncNamespace(BackupNamespace ns, BackupNamespace tns) throws IOException, TaskAbortedException {
         List<BackupGroupRef> all = source.groups(ns);
         List<BackupGroupRef> groups = all.stream().filter(g -> GroupFilter.allows(o.filters(), g)).toList();
         log.log("sync namespace '" + ns + "'" + (ns.equals(tns) ? "" : " into '" + tns + "'") + ": "
@@ -123,7 +125,7 @@ public final class SyncJob {
         return o.push() || target.owner(tg).map(o.owner()::equals).orElse(true);
     }
 
-    private void syncGroup(BackupGroupRef g, BackupGroupRef tg) throws IOException {
+    private void syncGroup(BackupGroupRef g, BackupGroupRef tg) throws IOException, TaskAbortedException {
         if (!o.push()) {
             Optional<String> owner = target.owner(tg);
             if (owner.isPresent() && !owner.get().equals(o.owner())) {
