@@ -68,6 +68,16 @@ final class NetTestServer implements AutoCloseable {
         cfg.setPassword("root@pam", ROOT_PASSWORD);
         String secret = cfg.createToken("root@pam", "net", null);
         cfg.updateAcl("/datastore", TOKEN_ID, "DatastoreAdmin", true, false);
+        return serveUsers(dir, ds, config, secret);
+    }
+
+    /** The same server started again (same config, certificate and datastore; a new port), as after a crash. */
+    NetTestServer restart() throws IOException {
+        server.close();
+        return serveUsers(dir, storePath, dir.resolve("config"), tokenSecret);
+    }
+
+    private static NetTestServer serveUsers(Path dir, Path ds, Path config, String secret) throws IOException {
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, Map.of(STORE, ds), "127.0.0.1", 0);
         JpbsRestHandler h = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
