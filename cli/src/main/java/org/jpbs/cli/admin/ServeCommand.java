@@ -138,7 +138,7 @@ public final class ServeCommand implements Callable<Integer> {
             }, "jpbs-serve-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             server.services().scheduler().start(new org.jpbs.server.api.ScheduledJobs(server.services(), configDir,
-                    org.jpbs.cli.jobs.SyncEngineTasks.of(configDir))::all,
+                    SyncEngineTasks.of(configDir))::all,
                     SCHEDULER_TICK);
             ctx.err().println("jpbs serve: listening on " + server.address() + " (config " + configDir + ")");
             ctx.err().println("jpbs serve: certificate fingerprint " + server.fingerprint());

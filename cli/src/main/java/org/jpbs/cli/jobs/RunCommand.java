@@ -43,7 +43,7 @@ public final class RunCommand extends JobCommands.Sub {
     static int run(CliContext ctx, java.nio.file.Path dir, JobConfig c) throws IOException, InterruptedException {
         ServerServices svc = ServerServices.open(ServerConfig.of(dir, Map.of()))
                 .withJobs(new LocalDatastoreJobs(JobScheduler.AUTH_ID));
-        ScheduledJobs jobs = new ScheduledJobs(svc, dir, SyncEngineTasks.of(dir));
+        ScheduledJobs jobs = new ScheduledJobs(svc, dir, org.jpbs.cli.admin.SyncEngineTasks.of(dir));
         ScheduledJob job = jobs.of(c);
         Upid upid = svc.scheduler().runNow(job, JobScheduler.AUTH_ID);
         ctx.err().println("started " + upid);

@@ -1,4 +1,4 @@
-package org.jpbs.cli.jobs;
+package org.jpbs.cli.admin;
 
 import java.nio.file.Path;
 import org.jpbs.jobs.sync.SyncRunner;
