@@ -12,17 +12,18 @@ import picocli.CommandLine;
 
 /**
  * The one place where failures become output: every exception a command throws is printed as a
- * single line {@code jpbs: error: <what>} on stderr with exit code {@value #EXIT_ERROR}; usage
+ * single line {@code jpbs: error: <what>} on stderr with the exit code of its type
+ * ({@link ExitCodes}: 1, or 3..8 for not found, exists, locked, corrupt, denied, protected); usage
  * errors found by picocli, and {@link UsageException}s thrown by commands (bad option values,
  * options that exclude each other), become
  * {@code jpbs: error: <message> (see 'jpbs ... --help')} with exit code {@value #EXIT_USAGE}. With {@code JPBS_DEBUG} set in the environment the stack
  * trace follows the line.
  */
 final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, CommandLine.IParameterExceptionHandler {
-    /** Exit code of a failed command. */
-    static final int EXIT_ERROR = 1;
+    /** Exit code of a failed command without a more specific code ({@link ExitCodes}). */
+    static final int EXIT_ERROR = ExitCodes.ERROR;
     /** Exit code of a usage error (picocli's default for invalid input). */
-    static final int EXIT_USAGE = 2;
+    static final int EXIT_USAGE = ExitCodes.USAGE;
 
     private final CliContext ctx;
 
@@ -39,7 +40,7 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
             ex.printStackTrace(ctx.err());
         }
         ctx.err().flush();
-        return usage ? EXIT_USAGE : EXIT_ERROR;
+        return ExitCodes.of(ex);
     }
 
     @Override
@@ -56,6 +57,8 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
             ex = u.getCause();
         }
         String msg = switch (ex) {
+            case org.jpbs.core.errors.NotFoundException e -> e.getFile() == null ? e.getReason() : e.getMessage();
+            case org.jpbs.core.errors.AlreadyExistsException e -> e.getFile() == null ? e.getReason() : e.getMessage();
             case NoSuchFileException e -> e.getFile() + ": no such file or directory";
             case AccessDeniedException e -> e.getFile() + ": permission denied";
             case FileAlreadyExistsException e -> e.getFile() + ": already exists";

@@ -46,7 +46,7 @@ import picocli.CommandLine.Command;
             org.jpbs.cli.jobs.OneOffSync.Pull.class, org.jpbs.cli.jobs.OneOffSync.Push.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
             org.jpbs.cli.admin.NotificationCommand.class,
-            VmaCommand.class,
+            VmaCommand.class, org.jpbs.cli.s3.S3Command.class,
             CommandLine.HelpCommand.class},
         footer = {"",
             "Repository: --repository PATH or [[user@realm[!token]@]host[:port]:]datastore, else $PBS_REPOSITORY,"

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * pulled in transitively, and cycles, which Maven cannot see.
  */
 class ArchitectureTest {
-    private static final String[] MODULES = {"core", "datastore", "client", "jobs", "server", "vma", "cli"};
+    private static final String[] MODULES = {"core", "datastore", "s3", "client", "jobs", "server", "vma", "cli"};
 
     /** {@code java.net} classes that are names and codecs, not sockets or HTTP. */
     private static final Set<String> ALLOWED_JAVA_NET = Set.of(
@@ -96,12 +96,29 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * The S3 datastore backend (module datastore-s3, packages org.jpbs.s3) is an HTTP client and
+     * lives apart from datastore so that datastore stays free of the network (docs/design.md):
+     * it may use core and datastore; datastore never sees it; it never sees client, server, vma
+     * or cli.
+     */
+    @Test
+    void s3BackendSitsBesideTheDatastore() {
+        noClasses().that().resideInAPackage("org.jpbs.datastore..")
+                .should().dependOnClassesThat().resideInAPackage("org.jpbs.s3..")
+                .check(classes);
+        noClasses().that().resideInAPackage("org.jpbs.s3..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.jpbs.client..", "org.jpbs.server..",
+                        "org.jpbs.vma..", "org.jpbs.cli..", "io.netty..")
+                .check(classes);
+    }
+
     /** The client talks to a datastore only through the core interfaces (ChunkSink, ChunkSource). */
     @Test
     void clientNeverSeesTheDatastore() {
         noClasses().that().resideInAPackage("org.jpbs.client..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.jpbs.datastore..", "org.jpbs.jobs..",
-                        "org.jpbs.server..", "org.jpbs.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.jpbs.datastore..", "org.jpbs.s3..",
+                        "org.jpbs.jobs..", "org.jpbs.server..", "org.jpbs.cli..")
                 .check(classes);
     }
 
@@ -140,7 +157,7 @@ class ArchitectureTest {
 
     /** No cycle between the packages of one module (org.jpbs.MODULE.X and everything below X). */
     @ParameterizedTest
-    @ValueSource(strings = {"core", "datastore", "client", "server", "vma", "cli"})
+    @ValueSource(strings = {"core", "datastore", "s3", "client", "jobs", "server", "vma", "cli"})
     void noPackageCyclesWithinAModule(String module) {
         String base = "org.jpbs." + module + ".";
         SliceRule rule = slices().matching(base + "(*)..").should().beFreeOfCycles();

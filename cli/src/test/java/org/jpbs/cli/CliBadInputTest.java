@@ -173,7 +173,7 @@ class CliBadInputTest {
     void badRestoreArguments() throws IOException {
         Path out = tmp.resolve("out.img");
         fails(1, "'nothing.img.fidx' is not in snapshot", "restore", "--repository", repo.toString(), snap, "nothing.img", out.toString());
-        fails(1, "vm/100/2023-11-14T22:13:21Z", "restore", "--repository", repo.toString(), "vm/100/2023-11-14T22:13:21Z", "disk.img", out.toString());
+        fails(ExitCodes.NOT_FOUND, "vm/100/2023-11-14T22:13:21Z", "restore", "--repository", repo.toString(), "vm/100/2023-11-14T22:13:21Z", "disk.img", out.toString());
         fails(1, "no finished snapshot in group vm/101", "restore", "--repository", repo.toString(), "vm/101", "disk.img", out.toString());
         fails(2, "invalid snapshot 'vm'", "restore", "--repository", repo.toString(), "vm", "disk.img", out.toString());
         fails(2, "unknown backup type 'xx'", "restore", "--repository", repo.toString(), "xx/1", "disk.img", out.toString());
@@ -211,16 +211,16 @@ class CliBadInputTest {
         byte[] saved = Files.readAllBytes(chunk);
         Digest other = idx.digest(0);
         Files.write(chunk, Files.readAllBytes(repo.resolve(".chunks").resolve(other.prefix()).resolve(other.hex())));
-        fails(1, victim.hex(), "restore", "--repository", repo.toString(), snap, "disk.img", out.toString());
+        fails(ExitCodes.CORRUPT, victim.hex(), "restore", "--repository", repo.toString(), snap, "disk.img", out.toString());
         // a flipped bit in the chunk file (CRC)
         byte[] flipped = saved.clone();
         flipped[flipped.length - 3] ^= 0x10;
         Files.write(chunk, flipped);
-        fails(1, victim.hex(), "restore", "--repository", repo.toString(), "--sparse", snap, "disk.img", out.toString());
-        fails(1, victim.hex(), "restore", "--repository", repo.toString(), snap, "disk.img", "-");
+        fails(ExitCodes.CORRUPT, victim.hex(), "restore", "--repository", repo.toString(), "--sparse", snap, "disk.img", out.toString());
+        fails(ExitCodes.CORRUPT, victim.hex(), "restore", "--repository", repo.toString(), snap, "disk.img", "-");
         // a missing chunk
         Files.delete(chunk);
-        fails(1, victim.hex(), "restore", "--repository", repo.toString(), snap, "disk.img", out.toString());
+        fails(ExitCodes.CORRUPT, victim.hex(), "restore", "--repository", repo.toString(), snap, "disk.img", out.toString());
         Files.write(chunk, saved);
         assertFalse(Files.exists(out));
 
@@ -229,7 +229,7 @@ class CliBadInputTest {
         byte[] idxBytes = Files.readAllBytes(fidx);
         idxBytes[4096 + 5] ^= 1;
         Files.write(fidx, idxBytes);
-        fails(1, "disk.img.fidx", "restore", "--repository", repo.toString(), snap, "disk.img", out.toString());
+        fails(ExitCodes.CORRUPT, "disk.img.fidx", "restore", "--repository", repo.toString(), snap, "disk.img", out.toString());
         idxBytes[4096 + 5] ^= 1;
         Files.write(fidx, idxBytes);
 
@@ -238,7 +238,7 @@ class CliBadInputTest {
         byte[] blobBytes = Files.readAllBytes(blob);
         blobBytes[blobBytes.length - 1] ^= 1;
         Files.write(blob, blobBytes);
-        fails(1, "qemu-server.conf.blob", "restore", "--repository", repo.toString(), snap, "qemu-server.conf",
+        fails(ExitCodes.CORRUPT, "qemu-server.conf.blob", "restore", "--repository", repo.toString(), snap, "qemu-server.conf",
                 tmp.resolve("c.out").toString());
         assertFalse(Files.exists(tmp.resolve("c.out")));
         noTempFiles();

@@ -73,7 +73,7 @@ class CrossProcessLockTest {
 
         CliRunner.Result r = cli.run("backup", "--repository", repo.toString(), "--backup-type", "vm", "--backup-id", "100",
                 "--backup-time", Long.toString(T + 120), "c.conf:" + conf);
-        assertEquals(1, r.exit(), r.all());
+        assertEquals(ExitCodes.LOCKED, r.exit(), r.all()); // exit 5: README.md, "Exit codes"
         assertEquals("jpbs: error: backup group vm/100 is locked by another operation (in another process)\n", r.err(),
                 r.all());
         assertEquals(List.of("|vm/100/" + BackupSnapshotRef.formatTime(T) + "|true"), CliRunner.snapshots(repo));

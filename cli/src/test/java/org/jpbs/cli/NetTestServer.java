@@ -1,26 +1,20 @@
 package org.jpbs.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.jpbs.client.remote.Credentials;
 import org.jpbs.client.remote.Repository;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.manifest.BackupManifest;
-import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.JpbsServer;
-import org.jpbs.server.ServerConfig;
-import org.jpbs.server.api.JpbsRestHandler;
-import org.jpbs.server.auth.AuthConfig;
-import org.jpbs.server.auth.FileAuthenticator;
-import org.jpbs.server.auth.StaticTokenAuthenticator;
+import org.jpbs.server.TestServer;
 
 /**
- * A jpbs server on 127.0.0.1 with an ephemeral port and one fresh datastore {@code store1}:
+ * The server's {@link TestServer} (from the server's test-jar) with one datastore
+ * {@code store1}, seen from the client side (repository strings, credentials, environment):
  * either with one static API token ({@link #startWithToken}) or with file-based users, tickets
  * and the full REST API ({@link #startWithUsers}: {@code root@pam} with a password and a token
  * {@code root@pam!net} with the DatastoreAdmin role).
@@ -29,62 +23,58 @@ final class NetTestServer implements AutoCloseable {
     static final String STORE = "store1";
     static final String TOKEN_ID = "root@pam!net";
     static final String ROOT_PASSWORD = "root-password-1";
+    private static final String STATIC_SECRET = "static-secret-42";
 
     final Path dir;
     final Path storePath;
     final JpbsServer server;
     final String tokenSecret;
+    private final TestServer test;
 
-    private NetTestServer(Path dir, Path storePath, JpbsServer server, String tokenSecret) {
+    private NetTestServer(Path dir, TestServer test, String tokenSecret) {
         this.dir = dir;
-        this.storePath = storePath;
-        this.server = server;
+        this.storePath = dir.resolve("ds");
+        this.test = test;
+        this.server = test.server;
         this.tokenSecret = tokenSecret;
-    }
-
-    private static Path createStore(Path dir) throws IOException {
-        Path p = dir.resolve("ds");
-        if (!Files.isDirectory(p.resolve(".chunks"))) {
-            Datastore.create(p, SyncLevel.NONE);
-        }
-        return p;
     }
 
     /** A server that accepts exactly the token {@value #TOKEN_ID} with a fixed secret (every privilege). */
     static NetTestServer startWithToken(Path dir) throws IOException {
-        Path ds = createStore(dir);
-        String secret = "static-secret-42";
-        JpbsServer s = JpbsServer.start(new ServerConfig(dir.resolve("config"), Map.of(STORE, ds), "127.0.0.1", 0),
-                new StaticTokenAuthenticator(Map.of(TOKEN_ID, secret)));
-        return new NetTestServer(dir, ds, s, secret);
+        try {
+            return new NetTestServer(dir, TestServer.startWithTokens(dir, Map.of(TOKEN_ID, STATIC_SECRET),
+                    Map.of(STORE, dir.resolve("ds")), org.jpbs.server.http.ServerTimeouts.fromSystemProperties()),
+                    STATIC_SECRET);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
     }
 
     /** A server with users and tickets: {@code root@pam} (password) and its token {@value #TOKEN_ID}. */
     static NetTestServer startWithUsers(Path dir) throws IOException {
-        Path ds = createStore(dir);
-        Path config = dir.resolve("config");
-        Files.createDirectories(config);
-        AuthConfig cfg = AuthConfig.open(config);
-        cfg.setPassword("root@pam", ROOT_PASSWORD);
-        String secret = cfg.createToken("root@pam", "net", null);
-        cfg.updateAcl("/datastore", TOKEN_ID, "DatastoreAdmin", true, false);
-        return serveUsers(dir, ds, config, secret);
+        try {
+            TestServer t = TestServer.startWithUsers(dir, STORE, dir.resolve("ds"), "root@pam", ROOT_PASSWORD, "net");
+            return new NetTestServer(dir, t, t.userTokenSecret);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
     }
 
     /** The same server started again (same config, certificate and datastore; a new port), as after a crash. */
     NetTestServer restart() throws IOException {
         server.close();
-        return serveUsers(dir, storePath, dir.resolve("config"), tokenSecret);
-    }
-
-    private static NetTestServer serveUsers(Path dir, Path ds, Path config, String secret) throws IOException {
-        FileAuthenticator auth = FileAuthenticator.open(config);
-        ServerConfig sc = new ServerConfig(config, Map.of(STORE, ds), "127.0.0.1", 0);
-        JpbsRestHandler h = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
-        // gc, prune and verify as tasks, as 'jpbs serve' runs them
-        h = h.withServices(h.services().withJobs(new org.jpbs.server.api.LocalDatastoreJobs("root@pam")));
-        JpbsServer s = JpbsServer.start(sc, auth, h);
-        return new NetTestServer(dir, ds, s, secret);
+        try {
+            return new NetTestServer(dir, TestServer.startAgainWithUsers(dir, STORE, storePath, "root@pam", tokenSecret),
+                    tokenSecret);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
     }
 
     int port() {
@@ -138,16 +128,11 @@ final class NetTestServer implements AutoCloseable {
 
     /** Waits (up to 60 s) until every session was cleaned up (an aborted backup is removed then). */
     void awaitIdle() throws InterruptedException {
-        for (int i = 0; i < 600 && server.activeSessions() > 0; i++) {
-            Thread.sleep(100);
-        }
-        if (server.activeSessions() > 0) {
-            throw new AssertionError(server.activeSessions() + " sessions still live after 60 s");
-        }
+        test.awaitIdle();
     }
 
     @Override
     public void close() {
-        server.close();
+        test.close();
     }
 }

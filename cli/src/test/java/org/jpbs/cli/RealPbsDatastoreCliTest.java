@@ -1,5 +1,7 @@
 package org.jpbs.cli;
 
+import org.jpbs.server.RealClientInputs;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -261,7 +261,7 @@ class RemoteCliTest {
 
         env.put("PBS_PASSWORD", "wrong-secret");
         CliRunner.Result badPw = cli(env).run("backup", "-q", "c.conf:" + conf);
-        assertEquals(1, badPw.exit());
+        assertEquals(ExitCodes.DENIED, badPw.exit(), badPw.err()); // 401: README.md, "Exit codes"
         assertTrue(badPw.err().contains("401"), badPw.err());
 
         CliRunner.Result noSnap = cli().run("restore", "vm/100/2001-01-01T00:00:00Z", "disk.img",

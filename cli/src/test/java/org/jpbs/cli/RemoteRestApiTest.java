@@ -98,7 +98,7 @@ class RemoteRestApiTest {
         Map<String, String> bad = userEnv();
         bad.put("PBS_PASSWORD", "not-the-password");
         CliRunner.Result denied = new CliRunner(tmp.resolve("home"), bad).run("snapshot", "list");
-        assertEquals(1, denied.exit());
+        assertEquals(ExitCodes.DENIED, denied.exit(), denied.err()); // a refused login (401) exits 7: README.md, "Exit codes"
         assertTrue(denied.err().contains("login of root@pam") && denied.err().contains("401"), denied.err());
 
         // without --backup-time: now, or one second after the group's last snapshot if that is later

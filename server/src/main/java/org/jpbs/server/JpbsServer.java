@@ -44,6 +44,7 @@ public final class JpbsServer implements AutoCloseable {
     private final ServerContext context;
     private final String fingerprint;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private org.jpbs.server.rrd.RrdSampler sampler;
     private volatile org.jpbs.server.metrics.MetricPusher metricPusher; // metricserver.cfg push ({@code docs/metrics.md})
 
     private JpbsServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService virtualThreads,
@@ -80,7 +81,8 @@ public final class JpbsServer implements AutoCloseable {
      * datastores are those of {@code services} ({@code <config>/datastore.cfg} and the
      * command-line ones), looked up through its cache on every session and request.
      *
-     * @param rest     serves every HTTP/1.1 request that is not a backup/reader upgrade
+     * @param rest     serves every HTTP/1.1 API request that is not a backup/reader upgrade; the web
+     *                 interface ({@link org.jpbs.server.webui.WebUiHandler}) answers the other paths
      * @param services datastores, tasks and the job hook (shared with {@code rest})
      * @throws IOException if the certificate cannot be read or created, or the port cannot be bound
      */
@@ -106,8 +108,8 @@ public final class JpbsServer implements AutoCloseable {
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Math.max(2, cpus), NioIoHandler.newFactory());
         ChannelGroup connections = new DefaultChannelGroup("jpbs-connections", GlobalEventExecutor.INSTANCE);
-        ServerChannelInitializer init = new ServerChannelInitializer(cert.serverContext(), new ProtocolSessions(ctx), rest,
-                virtualThreads, timeouts);
+        ServerChannelInitializer init = new ServerChannelInitializer(cert.serverContext(), new ProtocolSessions(ctx),
+                org.jpbs.server.webui.WebUiHandler.wrap(rest), virtualThreads, timeouts);
         InetSocketAddress addr = config.bind() == null || config.bind().isEmpty()
                 ? new InetSocketAddress(config.port()) : new InetSocketAddress(config.bind(), config.port());
         try {
@@ -127,6 +129,9 @@ public final class JpbsServer implements AutoCloseable {
             Channel ch = b.bind(addr).syncUninterruptibly().channel();
             JpbsServer s = new JpbsServer(boss, workers, virtualThreads, chunkWorkers, ch, connections, ctx,
                     cert.fingerprint());
+            // usage and I/O every minute into <config>/rrdb (charts, estimated full date; docs/webui.md)
+            s.sampler = org.jpbs.server.rrd.RrdSampler.start(org.jpbs.server.rrd.RrdStore.forConfigDir(config.configDir()),
+                    services.datastores(), config.configDir());
             s.metricPusher = new org.jpbs.server.metrics.MetricPusher(config.configDir(), services.tasks().node(),
                     () -> org.jpbs.server.metrics.DatastoreUsage.of(services.datastores()));
             LOG.log(Level.INFO, "jpbs server listening on " + ch.localAddress() + ", certificate fingerprint "
@@ -205,6 +210,9 @@ public final class JpbsServer implements AutoCloseable {
             metricPusher.close();
         }
         serverChannel.close().syncUninterruptibly();
+        if (sampler != null) {
+            sampler.close();
+        }
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         drainEventLoops();
         virtualThreads.shutdown();

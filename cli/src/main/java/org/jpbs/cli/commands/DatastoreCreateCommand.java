@@ -45,6 +45,11 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
             description = "How hard writes are pushed to disk: none, file or filesystem (default: filesystem).")
     String syncLevel;
 
+    @Option(names = "--backend", paramLabel = "SPEC",
+            description = "type=filesystem (default) or type=s3,client=ENDPOINT,bucket=BUCKET[,max-cache-size=SIZE]:"
+                    + " chunks and snapshot files in an S3 bucket, PATH is the local cache (docs/s3.md).")
+    String backend;
+
     @Option(names = "--reuse", description = "With NAME: register an existing datastore at PATH instead of creating one.")
     boolean reuse;
 
@@ -100,11 +105,25 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
             DatastoreTuning t = props.containsKey("tuning") ? DatastoreTuning.parse(props.get("tuning")) : DatastoreTuning.DEFAULTS;
             props.put("tuning", t.with("sync-level", level.text()).format());
         }
+        S3Backend s3 = S3Backend.parse(backend, configDir.resolve(ctx));
+        if (s3 != null) {
+            props.put("backend", s3.backend().format());
+        }
         DatastoreConfig cfg = new DatastoreConfig(name, props); // validates every option
         DatastoreConfigStore store = DatastoreConfigStore.open(configDir.resolve(ctx));
         store.read().withDatastore(cfg); // refuse a known name or path before creating anything
         boolean created = false;
-        if (reuse) {
+        if (s3 != null) {
+            created = !Files.exists(path.resolve(".chunks"));
+            try {
+                s3.open(name, path); // the local cache, and the bucket is reachable and writable
+            } catch (IOException | RuntimeException e) {
+                if (created) {
+                    removeCreated(path, e);
+                }
+                throw e;
+            }
+        } else if (reuse) {
             Datastore.open(path);
         } else {
             Datastore.create(path, cfg.tuning().syncLevel());

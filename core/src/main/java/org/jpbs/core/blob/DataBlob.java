@@ -170,7 +170,8 @@ public final class DataBlob {
         long magic = FileFormats.magicAt(raw, 0);
         int header = headerSize(magic);
         if (header < 0) {
-            throw new CorruptDataException(resource, 0, "unknown blob magic " + String.format("%016x", magic));
+            throw new org.jpbs.core.errors.UnsupportedFormatException(resource, magic,
+                    "unknown blob magic " + String.format("%016x", magic));
         }
         if (raw.length < header) {
             throw new CorruptDataException(resource, raw.length,

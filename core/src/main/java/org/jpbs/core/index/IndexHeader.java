@@ -29,7 +29,7 @@ final class IndexHeader {
         long m = b.order(ByteOrder.BIG_ENDIAN).getLong(0);
         b.order(ByteOrder.LITTLE_ENDIAN);
         if (m != magic) {
-            throw new CorruptDataException(resource, 0,
+            throw new org.jpbs.core.errors.UnsupportedFormatException(resource, m,
                     "wrong magic " + String.format("%016x", m) + " for a " + kind);
         }
         return b;

@@ -104,7 +104,8 @@ public final class ChunkInsertRule {
         } else if (m == FileFormats.ENCRYPTED_BLOB_MAGIC || m == FileFormats.ENCR_COMPR_BLOB_MAGIC) {
             header = FileFormats.ENCRYPTED_BLOB_HEADER_SIZE;
         } else {
-            throw new CorruptDataException("chunk " + digest.hex(), 0, "unknown blob magic " + String.format("%016x", m));
+            throw new org.jpbs.core.errors.UnsupportedFormatException("chunk " + digest.hex(), m,
+                    "unknown blob magic " + String.format("%016x", m));
         }
         if (blob.rawLength() < header) {
             throw new CorruptDataException("chunk " + digest.hex(), blob.rawLength(), "blob shorter than its header");

@@ -181,17 +181,38 @@ public final class WriterRegistry {
         }
     }
 
+    /**
+     * The registry directory, created if missing.
+     *
+     * @throws IOException {@code "datastore <root>: the writer registry <d> is not a directory ..."}, or
+     *                     {@code "cannot register the backup writer in <d>: <cause>"}
+     */
     private static Path dir(Path root) throws IOException {
-        Path d = root.toRealPath().resolve(DIR);
         try {
-            Files.createDirectory(d);
-        } catch (FileAlreadyExistsException e) {
-            if (!Files.isDirectory(d)) { // a file, or a link to nothing: say so, not "<d>/.tmp-…: Not a directory"
-                throw new IOException("datastore " + root.toRealPath() + ": the writer registry " + d
-                        + " is not a directory (remove it; jpbs creates the directory)");
+            Path d = root.toRealPath().resolve(DIR);
+            try {
+                Files.createDirectory(d);
+            } catch (FileAlreadyExistsException e) {
+                if (!Files.isDirectory(d)) { // a file, or a link to nothing: say so, not "<d>/.tmp-…: Not a directory"
+                    throw new NotADirectory("datastore " + root.toRealPath() + ": the writer registry " + d
+                            + " is not a directory (remove it; jpbs creates the directory)");
+                }
             }
+            return d;
+        } catch (NotADirectory e) {
+            throw e; // already says what and where
+        } catch (IOException e) {
+            throw new IOException("cannot register the backup writer in " + root.resolve(DIR) + ": " + e.getMessage(), e);
         }
-        return d;
+    }
+
+    /** The registry path exists but is no directory (the message names datastore and path). */
+    private static final class NotADirectory extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotADirectory(String message) {
+            super(message);
+        }
     }
 
     /**
@@ -212,15 +233,7 @@ public final class WriterRegistry {
 
     private static Registration registerIn(Path root, String what) throws IOException {
         Instant start = Instant.now();
-        Path d;
-        try {
-            d = dir(root);
-        } catch (IOException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("datastore ")) {
-                throw e; // already says what and where
-            }
-            throw new IOException("cannot register the backup writer in " + root.resolve(DIR) + ": " + e.getMessage(), e);
-        }
+        Path d = dir(root);
         if (!Files.isWritable(d)) {
             throw new IOException("datastore " + root.toRealPath() + ": cannot register the backup writer in " + d
                     + ": permission denied");

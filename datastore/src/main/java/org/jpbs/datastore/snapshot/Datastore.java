@@ -43,9 +43,28 @@ public final class Datastore {
     private final ChunkStore chunks;
 
     private Datastore(DirectoryChunkStore chunks) {
-        this.root = chunks.root();
-        this.syncLevel = chunks.syncLevel();
+        this(chunks.root(), chunks.syncLevel(), chunks);
+    }
+
+    private Datastore(Path root, SyncLevel syncLevel, ChunkStore chunks) {
+        this.root = root;
+        this.syncLevel = syncLevel;
         this.chunks = chunks;
+    }
+
+    /**
+     * Opens the datastore at {@code root} whose chunks live in another store (an S3 bucket,
+     * {@code docs/s3.md}): namespaces, snapshots and locks stay under {@code root}, which must be
+     * a datastore skeleton ({@link ChunkStores#create}).
+     *
+     * @throws IOException {@code "not a datastore: <path> (no .chunks directory)"}
+     */
+    public static Datastore open(Path root, SyncLevel syncLevel, ChunkStore chunks) throws IOException {
+        Path r = root.toAbsolutePath().normalize();
+        if (!Files.isDirectory(r.resolve(".chunks"))) {
+            throw new IOException("not a datastore: " + r + " (no .chunks directory)");
+        }
+        return new Datastore(r, syncLevel, chunks);
     }
 
     /**
@@ -251,7 +270,7 @@ public final class Datastore {
         String owner = GroupDirs.readOwner(groupDir(group));
         if (owner == null) {
             Path f = groupDir(group).resolve(DatastoreLayout.OWNER);
-            throw new NoSuchFileException(f.toString(), null, "backup group " + group.relativePath() + " has no owner");
+            throw new org.jpbs.core.errors.NotFoundException(f.toString(), "backup group " + group.relativePath() + " has no owner");
         }
         return owner;
     }
@@ -379,7 +398,7 @@ public final class Datastore {
     public void setGroupNotes(BackupGroupRef group, String notes) throws IOException {
         Path dir = groupDir(group);
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new NoSuchFileException(dir.toString(), null, "backup group " + group.relativePath() + " not found");
+            throw new org.jpbs.core.errors.NotFoundException(dir.toString(), "backup group " + group.relativePath() + " not found");
         }
         AtomicFiles.replaceFile(dir.resolve(DatastoreLayout.NOTES), notes.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 syncLevel() == SyncLevel.FILE);
@@ -394,7 +413,7 @@ public final class Datastore {
     public void setOwner(BackupGroupRef group, String owner) throws IOException {
         Path dir = groupDir(group);
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new NoSuchFileException(dir.toString(), null, "backup group " + group.relativePath() + " not found");
+            throw new org.jpbs.core.errors.NotFoundException(dir.toString(), "backup group " + group.relativePath() + " not found");
         }
         AtomicFiles.replaceFile(dir.resolve(DatastoreLayout.OWNER),
                 (owner + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8), syncLevel() == SyncLevel.FILE);
@@ -411,7 +430,7 @@ public final class Datastore {
     public boolean addClientLog(BackupSnapshotRef ref, byte[] encodedBlob) throws IOException {
         Path dir = snapshotDir(ref);
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " not found");
+            throw new org.jpbs.core.errors.NotFoundException(dir.toString(), "snapshot " + ref + " not found");
         }
         Path target = dir.resolve(DatastoreLayout.CLIENT_LOG);
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
@@ -447,7 +466,7 @@ public final class Datastore {
     public void setProtected(BackupSnapshotRef ref, boolean protect) throws IOException {
         Path dir = snapshotDir(ref);
         if (!Files.isDirectory(dir)) {
-            throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " not found");
+            throw new org.jpbs.core.errors.NotFoundException(dir.toString(), "snapshot " + ref + " not found");
         }
         Path marker = dir.resolve(DatastoreLayout.PROTECTED);
         // as PBS: under the exclusive snapshot lock, so it is refused while the snapshot is in use
@@ -567,16 +586,17 @@ public final class Datastore {
      *
      * @throws NoSuchFileException if the snapshot does not exist
      * @throws LockedException     {@code "snapshot <ref> is locked by another operation (<who>)"}
-     * @throws IOException         {@code "cannot remove protected snapshot <ref>"} if protected, or on I/O errors
+     * @throws org.jpbs.core.errors.ProtectedException {@code "cannot remove protected snapshot <ref>"} if protected
+     * @throws IOException         on I/O errors
      */
     public void removeSnapshot(BackupSnapshotRef ref) throws IOException {
         Path dir = snapshotDir(ref);
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " not found");
+            throw new org.jpbs.core.errors.NotFoundException(dir.toString(), "snapshot " + ref + " not found");
         }
         try (DirLock _ = DirLock.exclusive(dir, "snapshot " + ref, "forget/prune")) {
             if (isProtected(ref)) {
-                throw new IOException("cannot remove protected snapshot " + ref);
+                throw new org.jpbs.core.errors.ProtectedException(ref.toString());
             }
             Path hidden = dir.resolveSibling(GroupDirs.REMOVING_PREFIX + ref.timeString() + "-"
                     + AtomicFiles.randomSuffix(8));
@@ -600,7 +620,7 @@ public final class Datastore {
         DirLock l = DirLock.shared(dir, "snapshot " + ref, purpose);
         if (!Files.isRegularFile(dir.resolve(DatastoreLayout.MANIFEST))) { // removed just before we locked it
             l.close();
-            throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " does not exist");
+            throw new org.jpbs.core.errors.NotFoundException(dir.toString(), "snapshot " + ref + " does not exist");
         }
         return l;
     }

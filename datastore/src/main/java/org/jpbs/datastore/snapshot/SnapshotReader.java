@@ -34,7 +34,7 @@ public final class SnapshotReader {
     static SnapshotReader open(Datastore ds, BackupSnapshotRef ref) throws IOException {
         Path dir = ds.snapshotDir(ref);
         if (!Files.isDirectory(dir)) {
-            throw new NoSuchFileException(dir.toString(), null, "snapshot " + ref + " not found");
+            throw new org.jpbs.core.errors.NotFoundException(dir.toString(), "snapshot " + ref + " not found");
         }
         Path mpath = dir.resolve(DatastoreLayout.MANIFEST);
         if (!Files.isRegularFile(mpath)) {
@@ -71,7 +71,7 @@ public final class SnapshotReader {
      */
     public FileEntry entry(String serverName) throws IOException {
         return manifest.file(serverName).orElseThrow(
-                () -> new IOException("archive '" + serverName + "' not found in snapshot " + ref));
+                () -> new org.jpbs.core.errors.NotFoundException(null, "archive '" + serverName + "' not found in snapshot " + ref));
     }
 
     /**

@@ -111,7 +111,7 @@ public final class SnapshotWriter implements AutoCloseable {
         registration = org.jpbs.datastore.lock.WriterRegistry.register(ds.root(), "backup " + group);
         dsLock = DatastoreLock.shared(ds.root()); // refused only while a PBS garbage collection runs
         if (!ds.namespaceExists(ref.group().ns())) {
-            throw new IOException("namespace not found");
+            throw new org.jpbs.core.errors.NotFoundException(null, "namespace not found");
         }
         for (int attempt = 0; ; attempt++) {
             GroupDirs.Created created = GroupDirs.create(groupDir);
@@ -161,14 +161,14 @@ public final class SnapshotWriter implements AutoCloseable {
             throw e.inDatastore(ds.root());
         }
         if (current != null && !current.equals(owner)) {
-            throw new IOException("backup owner check failed (" + owner + " != " + current + ")");
+            throw new org.jpbs.core.errors.OwnerMismatchException(owner, current);
         }
         Optional<BackupSnapshotRef> last = ds.lastFinishedSnapshot(ref.group());
         if (last.isPresent() && ref.time() <= last.get().time()) {
             throw new IOException("backup timestamp is older than last backup.");
         }
         if (Files.exists(finalDir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("backup snapshot " + ref.relativePath() + " already exists");
+            throw new org.jpbs.core.errors.AlreadyExistsException(null, "backup snapshot " + ref.relativePath() + " already exists");
         }
         Path t = groupDir.resolve(DatastoreLayout.TMP_PREFIX + ref.timeString() + "-" + AtomicFiles.randomSuffix(8));
         try {
@@ -391,7 +391,7 @@ public final class SnapshotWriter implements AutoCloseable {
             ds.chunkStore().flush();
         }
         if (Files.exists(finalDir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("backup snapshot " + ref.relativePath() + " already exists");
+            throw new org.jpbs.core.errors.AlreadyExistsException(null, "backup snapshot " + ref.relativePath() + " already exists");
         }
         Files.move(tmpDir, finalDir, StandardCopyOption.ATOMIC_MOVE);
         state = State.COMMITTED;

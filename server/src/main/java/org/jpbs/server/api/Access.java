@@ -110,7 +110,7 @@ record Access(FileAuthenticator auth, String authid, DatastoreCache stores) {
      */
     void checkOwner(String owner) {
         if (!owns(owner)) {
-            throw ApiException.badRequest("backup owner check failed (" + authid + " != " + owner + ")");
+            throw ApiException.badRequest(new org.jpbs.core.errors.OwnerMismatchException(authid, owner).getMessage());
         }
     }
 

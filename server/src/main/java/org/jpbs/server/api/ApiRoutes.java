@@ -1,16 +1,19 @@
 package org.jpbs.server.api;
 
 import java.time.Instant;
+import java.util.List;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.datastore.config.KeepOptions;
+import org.jpbs.server.auth.Privilege;
+import org.jpbs.server.notify.NotificationEdits;
 import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.routing.Param;
 import org.jpbs.server.routing.Permission;
 import org.jpbs.server.routing.RouteTable;
 
 /**
- * The routing table of the jpbs REST API: every endpoint under {@code /api2/json/} declared
- * once, with its parameters (types, limits, checking order), its permission rule, its answer
+ * The routing table of the jpbs REST API: every endpoint under {@code /api2/json/}, and
+ * {@code GET /metrics} outside it, declared once, with its parameters (types, limits, checking order), its permission rule, its answer
  * and its handler. {@link JpbsRestHandler} dispatches from it and {@code docs/api.md}'s
  * endpoint tables are generated from it ({@link org.jpbs.server.routing.ApiDocs}; a test fails
  * when they differ). A new endpoint is one more declaration here.
@@ -33,11 +36,17 @@ public final class ApiRoutes {
             TasksApi.upid(s);
             return s;
         });
+        t.pathVar("userid", "user id `name@realm` (not a token)", AccessApi::checkUserid);
+        t.pathVar("token-name", "token name (checked by the handler: safe id of up to 64 characters)", s -> s);
         general(t);
         datastore(t);
         jobs(t);
         snapshotAdmin(t);
         tasks(t);
+        JobRoutes.register(t);
+        access(t);
+        notifications(t);
+        metrics(t);
         return t;
     }
 
@@ -57,7 +66,8 @@ public final class ApiRoutes {
                 .handle(c -> GeneralApi.datastoreList(c.access()));
         t.get("status/datastore-usage").permission(any("per store: Audit or Backup; a store seen only through a "
                         + "namespace ACL gives `{\"store\"}`"))
-                .answer("`[{\"store\",\"total\",\"used\",\"avail\",\"history\",\"history-start\",\"history-delta\",\"gc-status\"}]`")
+                .answer("`[{\"store\",\"total\",\"used\",\"avail\",\"history\",\"history-start\",\"history-delta\",\"gc-status\","
+                        + "\"estimated-full-date\"?}]` (history and estimate: see Metrics)")
                 .handle(c -> DatastoreApi.usage(c.access(), c.params(), Instant.now().getEpochSecond()));
     }
 
@@ -204,5 +214,84 @@ public final class ApiRoutes {
                         Param.bool("download", false))
                 .permission(any(own)).answer("see below")
                 .handle(c -> TasksApi.log(c.access(), c.services().tasks(), c.path().get("upid"), c.params()));
+    }
+
+    private static void access(RouteTable<ApiCall> t) {
+        t.section("access", "");
+        t.get("access/users").params(Param.bool("include_tokens", false))
+                .permission(any("every user with Sys.Audit on `/access/users`, else the caller's own (a token: its user, "
+                        + "with only itself as token)"))
+                .answer("`[{\"userid\",\"comment\"?,\"enable\"?,\"expire\"?,\"firstname\"?,\"lastname\"?,\"email\"?,"
+                        + "\"tokens\"?:[{\"tokenid\",\"comment\"?,\"enable\"?,\"expire\"?}]}]`; `root@pam` always listed")
+                .handle(c -> AccessApi.users(c.access(), c.params()));
+        t.post("access/users/{userid}/token/{token-name}").params(Param.string("comment", false), Param.string("digest", false))
+                .permission(any("Permissions.Modify on `/access/users`, or the user itself (not one of its tokens)"))
+                .answer("`{\"tokenid\",\"value\"}`: the secret, shown this once; an existing token 400 "
+                        + "`token 'NAME' for user 'USER' already exists.`")
+                .handle(c -> AccessApi.createToken(c.access(), c.path().get("userid"), c.path().get("token-name"), c.params()));
+        t.get("access/acl").params(Param.string("path", false), Param.bool("exact", false))
+                .permission(any("every entry with Sys.Audit on `/access/acl`, else the caller's and (for a user) its tokens'"))
+                .answer("`[{\"path\",\"propagate\",\"roleid\",\"ugid\",\"ugid_type\":\"user\"}]`")
+                .handle(c -> AccessApi.acl(c.access(), c.params()));
+        t.get("nodes/{node}/certificates/info").permission(any("Sys.Audit on `/system/certificates`"))
+                .answer("`[{\"filename\":\"proxy.pem\",\"fingerprint\",\"issuer\",\"notafter\",\"notbefore\",\"pem\","
+                        + "\"public-key-bits\",\"public-key-type\",\"san\",\"subject\"}]`")
+                .handle(c -> CertificateApi.info(c.access(), c.auth().configDir()));
+    }
+
+    private static void notifications(RouteTable<ApiCall> t) {
+        t.section("notifications", "config/notifications/");
+        t.pathVar("name", "name of a notification target or matcher", s -> s);
+        String n = "config/notifications/";
+        Permission audit = Permission.onPath("/system/notifications", Privilege.SYS_AUDIT.bit());
+        Permission modify = Permission.onPath("/system/notifications", Privilege.SYS_MODIFY.bit());
+        t.get(n + "targets").permission(audit).answer("`[{\"name\",\"type\",\"origin\",\"comment\"?,\"disable\"}]`")
+                .handle(NotificationsApi::targets);
+        t.post(n + "targets/{name}/test").permission(modify)
+                .answer("null once sent; unknown target 404; failed delivery 500 `could not notify via target(s): ...`")
+                .handle(NotificationsApi::test);
+        for (String type : List.of("sendmail", "smtp", "gotify", "webhook", "matcher")) {
+            String list = type.equals("matcher") ? n + "matchers" : n + "endpoints/" + type;
+            List<Param> props = NotificationEdits.keys(type).stream().map(k -> notificationParam(type, k, false)).toList();
+            t.get(list).permission(audit).answer("the " + type + " entries (secrets never shown)")
+                    .handle(c -> NotificationsApi.list(c, type));
+            t.post(list).params(Param.custom("name", "name, 2..32 characters", true, p -> { }))
+                    .params(NotificationEdits.keys(type).stream().map(k -> notificationParam(type, k, true)).toList())
+                    .permission(modify).answer("null").handle(c -> NotificationsApi.create(c, type));
+            t.get(list + "/{name}").permission(audit).answer("the entry (secrets never shown); none: 404")
+                    .handle(c -> NotificationsApi.get(c, type));
+            t.put(list + "/{name}").params(props)
+                    .params(Param.custom("delete", "properties to remove (comma-separated)", false, p -> { }),
+                            Param.custom("digest", "string (ignored)", false, p -> { }))
+                    .permission(modify).answer("null; none: 404").handle(c -> NotificationsApi.update(c, type));
+            t.delete(list + "/{name}").permission(modify).answer("null; none: 404; built-in: 400")
+                    .handle(c -> NotificationsApi.remove(c, type));
+        }
+    }
+
+    /** A property of a notification entry; its value is checked by {@link NotificationEdits} (shared with the CLI). */
+    private static Param notificationParam(String type, String key, boolean create) {
+        String kind = (NotificationEdits.repeatable(key) ? "string, repeatable" : "string")
+                + (NotificationEdits.secret(key) ? ", secret" : "");
+        return Param.custom(key, kind, create && NotificationEdits.required(type).contains(key), p -> { });
+    }
+
+    private static void metrics(RouteTable<ApiCall> t) {
+        t.section("metrics", "");
+        Param timeframe = Param.custom("timeframe", "hour, day, week, month, year, decade", true,
+                p -> RrdApi.timeframe(p.required("timeframe")));
+        Param cf = Param.custom("cf", "AVERAGE, MAX", true, p -> RrdApi.cf(p.required("cf")));
+        t.get("admin/datastore/{store}/rrd").params(timeframe, cf)
+                .permission(Permission.onStore(Access.AUDIT | Access.BACKUP, true, "Audit or Backup"))
+                .answer("`[{\"time\",\"total\"?,\"used\"?,\"available\"?,\"read_ios\"?,\"read_bytes\"?,\"write_ios\"?,"
+                        + "\"write_bytes\"?,\"io_ticks\"?}]`, one per slot (see below)")
+                .handle(c -> RrdApi.datastore(c.access(), c.store(), c.params(), Instant.now().getEpochSecond()));
+        t.get("nodes/{node}/rrd").params(timeframe, cf).permission(any("Sys.Audit on `/system/status`"))
+                .answer("`[{\"time\",\"loadavg\"?,\"memtotal\"?,\"memused\"?,\"swaptotal\"?,\"swapused\"?,\"total\"?,"
+                        + "\"used\"?}]`")
+                .handle(c -> RrdApi.node(c.access(), c.params(), Instant.now().getEpochSecond()));
+        t.get(MetricsApi.PATH).permission(Permission.onPath("/system/status", Privilege.SYS_AUDIT.bit()))
+                .answer("Prometheus text (`text/plain; version=0.0.4`), see `docs/metrics.md`")
+                .handle(c -> MetricsApi.scrape(c.services().metrics()));
     }
 }

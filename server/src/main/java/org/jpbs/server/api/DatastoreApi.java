@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.errors.ProtectedException;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.api.BackupType;
@@ -219,18 +220,12 @@ final class DatastoreApi {
         try (DatastoreHandle h = checkSnapshotAccess(acc, store, ref, Access.MODIFY, Access.PRUNE, Operation.WRITE)) {
             Datastore ds = h.datastore();
             requireSnapshot(ds, ref);
-            if (ds.isProtected(ref)) {
-                throw ApiException.badRequest("cannot remove protected snapshot");
-            }
             try {
                 ds.removeSnapshot(ref);
+            } catch (ProtectedException e) {
+                throw ApiException.badRequest("cannot remove protected snapshot"); // PBS's text, without the name
             } catch (NoSuchFileException e) {
                 throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist");
-            } catch (IOException e) {
-                if (ds.isProtected(ref)) { // protected meanwhile
-                    throw ApiException.badRequest("cannot remove protected snapshot");
-                }
-                throw e;
             }
             return RestResponse.data(NullNode.getInstance());
         }
@@ -306,9 +301,9 @@ final class DatastoreApi {
 
     /**
      * {@code GET /api2/json/status/datastore-usage}: per visible store {@code {"store","total",
-     * "used","avail","history","history-start","history-delta","gc-status"}}; jpbs keeps no
-     * usage history yet, so {@code history} is {@value #HISTORY_POINTS} nulls (what PBS answers
-     * for a store without data). A store seen only through a namespace ACL gives {@code {"store"}};
+     * "used","avail","history","history-start","history-delta","gc-status","estimated-full-date"?}};
+     * {@code history} is {@value #HISTORY_POINTS} used/total fractions from the metrics store
+     * (null where not sampled, {@link RrdApi#usageHistory}). A store seen only through a namespace ACL gives {@code {"store"}};
      * one whose lookup fails (e.g. offline) {@code {"error","store"}}. Config order.
      */
     static RestResponse usage(Access acc, ApiParams p, long now) throws IOException {
@@ -335,12 +330,10 @@ final class DatastoreApi {
                 ObjectNode o = out.addObject();
                 o.put("avail", fs.getUsableSpace());
                 o.set("gc-status", gcStatus(ds));
-                ArrayNode h = o.putArray("history");
-                for (int i = 0; i < HISTORY_POINTS; i++) {
-                    h.addNull();
-                }
+                long historyStart = (now / HISTORY_DELTA + 1) * HISTORY_DELTA - HISTORY_POINTS * HISTORY_DELTA;
+                RrdApi.usageHistory(acc, store, o, historyStart, HISTORY_DELTA, HISTORY_POINTS);
                 o.put("history-delta", HISTORY_DELTA);
-                o.put("history-start", (now / HISTORY_DELTA + 1) * HISTORY_DELTA - HISTORY_POINTS * HISTORY_DELTA);
+                o.put("history-start", historyStart);
                 o.put("store", store);
                 o.put("total", total);
                 o.put("used", total - fs.getUnallocatedSpace());

@@ -10,8 +10,10 @@ import java.util.Map;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.server.ServerConfig;
 import org.jpbs.server.ServerServices;
+import org.jpbs.server.auth.AclPaths;
 import org.jpbs.server.auth.AuthResult;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.server.auth.Privilege;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.RestHandler;
 import org.jpbs.server.http.RestRequest;
@@ -23,17 +25,15 @@ import org.jpbs.server.routing.Permission;
 import org.jpbs.server.routing.RouteTable;
 
 /**
- * The jpbs REST API ({@code docs/api.md}): dispatches every request under {@code /api2/json/}
- * through the routing table {@link ApiRoutes}, where each endpoint is declared once with its
- * parameters and permission rule; besides it, {@code /api2/json/config/notifications/...}
- * ({@link NotificationsApi}, whose parameters depend on the target type) and
- * {@code GET /metrics} (Prometheus text, {@link MetricsApi}, outside {@code /api2/json}).
+ * The jpbs REST API ({@code docs/api.md}): dispatches every request under {@code /api2/json/},
+ * and {@code GET /metrics} outside it, through the routing table {@link ApiRoutes}, where each
+ * endpoint is declared once with its parameters and permission rule.
  * Datastores come from the server's {@link DatastoreCache} ({@code datastore.cfg} plus the
  * command-line ones); every datastore call looks its store up for the operation it does, so the
  * maintenance mode is enforced here.
  * Order of checks as PBS: unknown path or method 404 {@code "Path '<path>' not found."}, then
- * authentication 401, then the path variables 400, then an endpoint's store privileges 403
- * ({@link Permission#onStore}), then the parameters 400 (unknown ones refused: {@code
+ * authentication 401, then the path variables 400, then an endpoint's store or ACL-path privileges 403
+ * ({@link Permission#onStore}, {@link Permission#onPath}), then the parameters 400 (unknown ones refused: {@code
  * "schema does not allow additional properties."}), then the handler's own permission checks 403. 401 answers are delayed until
  * {@link #AUTH_FAILURE_DELAY} after the request started and 403 answers by
  * {@link #PERMISSION_FAILURE_DELAY} ({@code docs/api.md#conventions-as-pbs}; configurable for tests). Thread-safe.
@@ -115,22 +115,8 @@ public final class JpbsRestHandler implements RestHandler {
 
     private RestResponse dispatch(RestRequest req) throws Exception {
         String path = req.path();
-        if (path.equals(MetricsApi.PATH) && (req.method().equals("GET") || req.method().equals("HEAD"))) {
-            return MetricsApi.scrape(auth, authenticate(req), req.rawQuery(), services.metrics());
-        }
-        if (!path.startsWith(PREFIX + "/")) {
-            throw ApiException.pathNotFound(path);
-        }
-        List<String> seg = List.of(path.substring(PREFIX.length() + 1).split("/"));
-        if (seg.size() >= 3 && seg.get(0).equals("config") && seg.get(1).equals("notifications")) {
-            // variable parameters per target type: checked by NotificationEdits, not declared in ApiRoutes
-            List<String> rest = new java.util.ArrayList<>();
-            for (String s : seg.subList(2, seg.size())) {
-                rest.add(decode("name", s));
-            }
-            String m = req.method().equals("HEAD") ? "GET" : req.method();
-            return new NotificationsApi(auth, authenticate(req), services.notifier()).call(m, rest, req.params().asStrings());
-        }
+        boolean api = path.startsWith(PREFIX + "/");
+        List<String> seg = List.of((api ? path.substring(PREFIX.length() + 1) : path).split("/"));
         RouteTable.Match<ApiCall> match = ApiRoutes.TABLE.match(req.method(), seg, JpbsRestHandler::decode)
                 .orElseThrow(() -> ApiException.pathNotFound(path));
         Endpoint<ApiCall> e = match.endpoint();
@@ -143,6 +129,13 @@ public final class JpbsRestHandler implements RestHandler {
             long have = acc.exists(store) ? acc.privileges(store, BackupNamespace.ROOT) : 0;
             if (!e.permission().allows(have)) {
                 throw new ApiException(403, "permission check failed");
+            }
+        }
+        if (e.permission().kind() == Permission.Kind.PATH) {
+            Permission p = e.permission();
+            if (!p.allows(auth.privileges(acc.authid(), AclPaths.components(p.aclPath())))) {
+                throw new ApiException(403, "permission check failed - missing " + Privilege.joined(p.privileges())
+                        + " on " + p.aclPath());
             }
         }
         ApiParams params = e.body() == Endpoint.Body.RAW ? ApiParams.ofQuery(req.rawQuery(), e.paramNames())

@@ -8,7 +8,6 @@ import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.SafeId;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.config.Operation;
-import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.Params;
@@ -86,12 +85,7 @@ final class NamespaceApi {
             if (!h.datastore().namespaceExists(ns)) {
                 throw ApiException.badRequest("namespace '" + ns + "' does not exist");
             }
-            boolean all;
-            try {
-                all = h.datastore().removeNamespace(ns, deleteGroups);
-            } catch (LockedException e) {
-                throw ApiException.badRequest(e.getMessage());
-            }
+            boolean all = h.datastore().removeNamespace(ns, deleteGroups); // locked: 400 (ErrorMapper)
             if (!all) {
                 throw ApiException.badRequest(deleteGroups ? "group only partially deleted due to protected snapshots"
                         : "only partially deleted due to existing groups but `delete-groups` not true ");

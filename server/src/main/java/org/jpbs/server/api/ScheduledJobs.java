@@ -38,9 +38,9 @@ public final class ScheduledJobs {
     private final JobConfigStore sync;
     private final SyncTasks syncTasks;
 
-    /** The jobs of the services' datastores and of the job files in {@code configDir}; no sync engine. */
+    /** The jobs of the services' datastores and of the job files in {@code configDir}; sync jobs as the scheduler's {@link SyncTasks}. */
     public ScheduledJobs(ServerServices svc, Path configDir) {
-        this(svc, configDir, SyncTasks.NONE);
+        this(svc, configDir, svc.scheduler().syncTasks());
     }
 
     /** As {@link #ScheduledJobs(ServerServices, Path)}, with sync jobs run by {@code syncTasks}. */
@@ -133,6 +133,43 @@ public final class ScheduledJobs {
             if (from.containsKey(k)) {
                 to.put(k, from.get(k));
             }
+        }
+    }
+
+    /**
+     * {@code verify-new}: when the datastore's {@code datastore.cfg} entry says so, verifies a
+     * snapshot right after its backup finished, as its own task (PBS: worker type {@code verify},
+     * id {@code <store>:<type>/<id>/<HEXTIME>}, first line "Automatically verifying newly added
+     * snapshot"). A datastore that refuses the verify now (maintenance) is logged and skipped.
+     */
+    public static void verifyNew(ServerServices svc, String store, org.jpbs.core.api.BackupSnapshotRef ref, String authId) {
+        try {
+            if (!svc.datastores().config(store).verifyNew()) {
+                return;
+            }
+            DatastoreHandle h = svc.datastores().lookup(store, Operation.WRITE);
+            try {
+                Map<String, String> p = new LinkedHashMap<>();
+                if (!ref.group().ns().isRoot()) {
+                    p.put("ns", ref.group().ns().toString());
+                }
+                p.put("backup-type", ref.group().type().text());
+                p.put("backup-id", ref.group().id());
+                p.put("backup-time", Long.toString(ref.time()));
+                TaskJob body = svc.jobs().verify(h, p, GroupScope.ALL);
+                svc.tasks().spawn("verify", String.format(java.util.Locale.ROOT, "%s:%s/%s/%08X", store,
+                        ref.group().type().text(), ref.group().id(), ref.time()), authId, log -> {
+                            try (h) {
+                                log.log("Automatically verifying newly added snapshot");
+                                body.run(log);
+                            }
+                        });
+            } catch (IOException | RuntimeException e) {
+                h.close();
+                throw e;
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "verify-new of " + ref + " on '" + store + "' not started: " + e.getMessage());
         }
     }
 

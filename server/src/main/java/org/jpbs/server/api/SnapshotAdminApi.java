@@ -13,7 +13,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.config.Operation;
-import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.core.errors.LockedException;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.auth.Authid;
 import org.jpbs.server.routing.ApiParams;
@@ -118,12 +118,7 @@ final class SnapshotAdminApi {
             if (!Files.isDirectory(ds.groupDir(group), LinkOption.NOFOLLOW_LINKS)) {
                 throw noGroup(group);
             }
-            boolean all;
-            try {
-                all = ds.removeGroup(group);
-            } catch (LockedException e) {
-                throw ApiException.badRequest(e.getMessage());
-            }
+            boolean all = ds.removeGroup(group); // locked: 400 with its message (ErrorMapper)
             if (!all && errorOnProtected) {
                 throw ApiException.badRequest("group only partially deleted due to protected snapshots");
             }
@@ -148,9 +143,7 @@ final class SnapshotAdminApi {
                 h.datastore().setProtected(ref, protect);
             } catch (NoSuchFileException e) {
                 throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist!");
-            } catch (LockedException e) {
-                throw ApiException.badRequest(e.getMessage());
-            }
+            } // locked: 400 with its message (ErrorMapper)
             return RestResponse.data(NullNode.getInstance());
         }
     }

@@ -162,6 +162,17 @@ public final class AclConfig {
         return r == null ? Map.of() : Collections.unmodifiableMap(r);
     }
 
+    /** One ACL entry: a role of a user or token at a path. */
+    public record Entry(String path, String ugid, String role, boolean propagate) {}
+
+    /** Every entry: paths in file order, then user/token and role in name order. */
+    public List<Entry> entries() {
+        List<Entry> out = new java.util.ArrayList<>();
+        nodes.forEach((path, node) -> node.forEach((ugid, roles) ->
+                roles.forEach((role, propagate) -> out.add(new Entry(path, ugid, role, propagate)))));
+        return out;
+    }
+
     /** Every path with at least one entry, in file order. */
     public List<String> paths() {
         return List.copyOf(nodes.keySet());

@@ -111,6 +111,11 @@ public final class FileAuthenticator implements Authenticator {
                 new Loaded(gen, stamps, AuthState.load(configDir)));
     }
 
+    /** The config directory (users, tokens, ACLs, certificate). */
+    public Path configDir() {
+        return dir;
+    }
+
     /** The ticket signer. */
     public Tickets tickets() {
         return tickets;

@@ -148,7 +148,7 @@ public final class BackupSession implements Http2Service {
                 String current = currentOwner(ds, ref);
                 if (current != null) {
                     if (!benchmark && !mayWriteAs(authid, current)) {
-                        throw ApiException.badRequest("backup owner check failed (" + authid + " != " + current + ")");
+                        throw new org.jpbs.core.errors.OwnerMismatchException(authid, current);
                     }
                     owner = current;
                 }
@@ -359,6 +359,7 @@ public final class BackupSession implements Http2Service {
                 task.record("backup.chunks.duplicate", stats.duplicates());
                 task.log("backup finished successfully");
                 task.finish((String) null);
+                org.jpbs.server.api.ScheduledJobs.verifyNew(ctx.services(), store, ref, authid); // docs/jobs.md
             }
         } finally {
             handle.close();

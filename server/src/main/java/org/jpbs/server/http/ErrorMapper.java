@@ -1,18 +1,26 @@
 package org.jpbs.server.http;
 
 import java.lang.System.Logger.Level;
-import org.jpbs.datastore.lock.LockedException;
+import org.jpbs.core.errors.AlreadyExistsException;
+import org.jpbs.core.errors.CorruptDataException;
+import org.jpbs.core.errors.LockedException;
+import org.jpbs.core.errors.MissingChunkException;
+import org.jpbs.core.errors.NotFoundException;
+import org.jpbs.core.errors.OwnerMismatchException;
+import org.jpbs.core.errors.ProtectedException;
 
 /**
  * Maps any exception thrown while serving a request to an HTTP status and a one-line message,
- * in one place for HTTP/1.1 and HTTP/2. {@link ApiException} keeps its status; I/O and data
- * errors (including {@link LockedException}, corrupt data, missing chunks) and invalid
- * arguments become 400 with their message, as PBS reports every handler error as 400 unless
- * it sets a status ({@code docs/api.md#conventions-as-pbs}); a full datastore
- * ({@link org.jpbs.datastore.os.StorageFullException}, ENOSPC/EDQUOT) is 500 with the file named
- * relative to the datastore (jpbs differs from PBS here: the client did nothing wrong); anything
- * else is an internal error 500 and is logged with its stack trace. No answer carries a server
- * path ({@link HiddenPaths}).
+ * in one place for HTTP/1.1 and HTTP/2 ({@code docs/api.md#conventions-as-pbs},
+ * {@code docs/design.md#errors}). {@link ApiException} keeps its status. The typed refusals of
+ * {@code org.jpbs.core.errors} (not found, already exists, owner mismatch, protected, locked,
+ * corrupt data and unsupported format, missing chunk), other I/O errors and invalid arguments
+ * become 400 with their message, as PBS reports every handler error as 400 unless it sets a
+ * status; a full datastore ({@link org.jpbs.datastore.os.StorageFullException}, ENOSPC/EDQUOT)
+ * is 500 with the file named relative to the datastore (jpbs differs from PBS here: the client
+ * did nothing wrong); anything else (an {@link IllegalStateException}, a
+ * {@link NullPointerException}: a bug) is 500 {@value #INTERNAL_ERROR}, logged with its stack
+ * trace, the answer without any detail. No answer carries a server path ({@link HiddenPaths}).
  */
 public final class ErrorMapper {
     private static final System.Logger LOG = System.getLogger(ErrorMapper.class.getName());
@@ -37,8 +45,12 @@ public final class ErrorMapper {
         return new ApiException(a.status(), hidden);
     }
 
+    /** The generic text of a 500 for a bug: no exception text, class, path or stack trace reaches the client. */
+    public static final String INTERNAL_ERROR = "internal server error";
+
     private static ApiException mapRaw(Throwable t) {
-        if (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+        if ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException
+                || t instanceof java.io.UncheckedIOException) && t.getCause() != null) {
             t = t.getCause();
         }
         if (t instanceof ApiException a) {
@@ -49,13 +61,28 @@ public final class ErrorMapper {
             LOG.log(Level.WARNING, full.get().getMessage());
             return new ApiException(500, full.get().publicMessage(null));
         }
-        if (t instanceof java.io.IOException || t instanceof IllegalArgumentException
-                || t instanceof IllegalStateException || t instanceof java.io.UncheckedIOException) {
-            String msg = t.getMessage();
-            return new ApiException(400, msg == null || msg.isBlank() ? t.getClass().getSimpleName() : oneLine(msg));
-        }
-        LOG.log(Level.ERROR, "internal error while serving a request", t);
-        return new ApiException(500, "internal error: " + t);
+        return switch (t) {
+            // the typed refusals (core.errors): PBS answers each with 400 and its text
+            case NotFoundException e -> badRequest(e.getFile() == null ? e.getReason() : e.getMessage(), e);
+            case AlreadyExistsException e -> badRequest(e.getFile() == null ? e.getReason() : e.getMessage(), e);
+            case OwnerMismatchException e -> badRequest(e.getMessage(), e);
+            case ProtectedException e -> badRequest(e.getMessage(), e);
+            case LockedException e -> badRequest(e.getMessage(), e);
+            case CorruptDataException e -> badRequest(e.getMessage(), e); // also UnsupportedFormatException
+            case MissingChunkException e -> badRequest(e.getMessage(), e);
+            // any other I/O failure or invalid argument of a handler: 400, as PBS reports handler errors
+            case java.io.IOException e -> badRequest(e.getMessage(), e);
+            case IllegalArgumentException e -> badRequest(e.getMessage(), e);
+            // a bug (IllegalStateException, NullPointerException, ...) or an Error: 500, logged
+            default -> {
+                LOG.log(Level.ERROR, "internal error while serving a request", t);
+                yield new ApiException(500, INTERNAL_ERROR);
+            }
+        };
+    }
+
+    private static ApiException badRequest(String msg, Throwable t) {
+        return new ApiException(400, msg == null || msg.isBlank() ? t.getClass().getSimpleName() : oneLine(msg));
     }
 
     private static String oneLine(String s) {

@@ -18,13 +18,13 @@ import java.util.regex.Pattern;
  */
 public final class NotificationEdits {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{1,31}");
-    private static final Map<String, Set<String>> KEYS = Map.of(
-            "sendmail", Set.of("mailto", "mailto-user", "from-address", "author", "comment", "disable"),
-            "smtp", Set.of("server", "port", "mode", "username", "password", "mailto", "mailto-user", "from-address",
+    private static final Map<String, List<String>> KEYS = Map.of(
+            "sendmail", List.of("mailto", "mailto-user", "from-address", "author", "comment", "disable"),
+            "smtp", List.of("server", "port", "mode", "username", "password", "mailto", "mailto-user", "from-address",
                     "author", "comment", "disable"),
-            "gotify", Set.of("server", "token", "comment", "disable"),
-            "webhook", Set.of("url", "method", "header", "body", "secret", "comment", "disable"),
-            "matcher", Set.of("match-field", "match-severity", "match-calendar", "mode", "invert-match", "target",
+            "gotify", List.of("server", "token", "comment", "disable"),
+            "webhook", List.of("url", "method", "header", "body", "secret", "comment", "disable"),
+            "matcher", List.of("match-field", "match-severity", "match-calendar", "mode", "invert-match", "target",
                     "comment", "disable"));
     private static final Map<String, List<String>> REQUIRED = Map.of("sendmail", List.of(), "smtp",
             List.of("server", "from-address"), "gotify", List.of("server", "token"), "webhook", List.of("url", "method"),
@@ -36,6 +36,28 @@ public final class NotificationEdits {
     /** The section types: the target types and {@code matcher}. */
     public static Set<String> types() {
         return KEYS.keySet();
+    }
+
+    /** The properties of a section type, in a fixed order (for the API documentation). */
+    public static List<String> keys(String type) {
+        checkType(type);
+        return KEYS.get(type);
+    }
+
+    /** The properties a new entry of {@code type} must have. */
+    public static List<String> required(String type) {
+        checkType(type);
+        return REQUIRED.get(type);
+    }
+
+    /** True if {@code key} may have several values (one line per value in the file). */
+    public static boolean repeatable(String key) {
+        return NotificationConfig.ARRAYS.contains(key);
+    }
+
+    /** True if {@code key} is a secret (kept in {@code notifications-priv.cfg}, never shown). */
+    public static boolean secret(String key) {
+        return SECRETS.contains(key);
     }
 
     /**

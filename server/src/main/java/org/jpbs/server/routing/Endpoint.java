@@ -6,12 +6,13 @@ import org.jpbs.server.http.RestResponse;
 
 /**
  * One REST endpoint of a {@link RouteTable}: method, path template below {@code /api2/json/}
- * (segments in braces are path variables, e.g. {@code admin/datastore/{store}/groups}), its
+ * (segments in braces are path variables, e.g. {@code admin/datastore/{store}/groups}), or an
+ * absolute path outside the API when it starts with {@code /} (e.g. {@code /metrics}), its
  * parameters, who may call it, where its parameters come from, the answer (for the
  * documentation) and the handler. Immutable.
  *
  * @param method     {@code GET}, {@code POST}, {@code PUT} or {@code DELETE} (a HEAD is served as GET)
- * @param path       the path template
+ * @param path       the path template (below {@code /api2/json/}, or absolute: {@link #api})
  * @param section    the documentation section it is listed in
  * @param params     the accepted parameters, checked in this order
  * @param permission who may call it
@@ -52,7 +53,12 @@ public record Endpoint<C>(String method, String path, String section, List<Param
         Objects.requireNonNull(handler, "handler");
     }
 
-    /** The path template split at {@code '/'}. */
+    /** False for a path outside {@code /api2/json} (a template starting with {@code /}). */
+    public boolean api() {
+        return !path.startsWith("/");
+    }
+
+    /** The path template split at {@code '/'} (an absolute one starts with an empty segment). */
     List<String> segments() {
         return List.of(path.split("/"));
     }

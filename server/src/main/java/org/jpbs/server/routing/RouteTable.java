@@ -124,12 +124,14 @@ public final class RouteTable<C> {
 
     /**
      * The endpoint for {@code method} (HEAD as GET) and the path segments below
-     * {@code /api2/json/} (still URL-encoded; path variables are decoded with {@code decode(name, raw)}).
+     * {@code /api2/json/} (still URL-encoded; path variables are decoded with {@code decode(name, raw)}),
+     * or, for a path outside the API, the segments of the whole path (the first one empty):
+     * those match only {@linkplain Endpoint#api absolute} endpoints.
      */
     public Optional<Match<C>> match(String method, List<String> segments, BinaryOperator<String> decode) {
         String m = method.equals("HEAD") ? "GET" : method;
         for (Endpoint<C> e : endpoints) {
-            if (!e.method().equals(m)) {
+            if (!e.method().equals(m) || e.api() == (!segments.isEmpty() && segments.getFirst().isEmpty())) {
                 continue;
             }
             List<String> t = e.segments();

@@ -110,6 +110,27 @@ final class ApiTestSupport {
         }
     }
 
+    /** Logs in with a password: the ticket cookie and CSRF header for later calls. */
+    static Map<String, String> login(Client http, String user, String password) throws Exception {
+        Resp r = http.send("POST", "/api2/json/access/ticket", Map.of(), "username="
+                + java.net.URLEncoder.encode(user, StandardCharsets.UTF_8) + "&password="
+                + java.net.URLEncoder.encode(password, StandardCharsets.UTF_8));
+        assertEquals(200, r.status(), r.text());
+        JsonNode t = r.json().get("data");
+        return Map.of("Cookie", "PBSAuthCookie=" + java.net.URLEncoder.encode(t.get("ticket").asText(), StandardCharsets.UTF_8),
+                "CSRFPreventionToken", t.get("CSRFPreventionToken").asText());
+    }
+
+    /** Closes the client, then the server; either may be null (a failed start). */
+    static void close(Client http, AutoCloseable server) throws Exception {
+        if (http != null) {
+            http.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
     /** Trusts every server certificate, without host name checks (tests only). */
     static final class TrustAll extends X509ExtendedTrustManager {
         @Override

@@ -103,12 +103,7 @@ class JobPermissionsTest {
         server = JpbsServer.start(sc, auth, rest);
         http = new Client(server.port());
 
-        Resp login = http.send("POST", "/api2/json/access/ticket", Map.of(),
-                "username=dave%40pbs&password=" + URLEncoder.encode(PASSWORD, StandardCharsets.UTF_8));
-        assertEquals(200, login.status(), login.text());
-        JsonNode t = login.json().get("data");
-        daveTicket = Map.of("Cookie", "PBSAuthCookie=" + URLEncoder.encode(t.get("ticket").asText(), StandardCharsets.UTF_8),
-                "CSRFPreventionToken", t.get("CSRFPreventionToken").asText());
+        daveTicket = ApiTestSupport.login(http, "dave@pbs", PASSWORD);
     }
 
     @AfterAll

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The done-when test of the scheduler ({@code docs/jobs.md#the-scheduler}): a prune job and a
- * verification job with schedule {@code *:0/1} on a running server each run within 70 s as a
+ * The done-when test of the scheduler ({@code docs/jobs.md#the-scheduler}): a prune job, a
+ * verification job and the datastore's GC with schedule {@code *:0/1} on a running server each run within 70 s as a
  * task with a log (the prune really removed snapshots, the verify really verified), and their
  * state is there after a server restart.
  */
@@ -57,7 +57,7 @@ class ScheduledJobsIntegrationTest {
             OwnershipApiTest.snapshot(ds, BackupNamespace.ROOT, "web", T + 3600L * i, "root@pam");
         }
         Files.createDirectories(config);
-        Files.writeString(config.resolve("datastore.cfg"), "datastore: store1\n\tpath " + root + "\n");
+        Files.writeString(config.resolve("datastore.cfg"), "datastore: store1\n\tgc-schedule *:0/1\n\tpath " + root + "\n");
         Files.writeString(config.resolve("prune.cfg"), "prune: keep1\n\tkeep-last 1\n\tschedule *:0/1\n\tstore store1\n");
         Files.writeString(config.resolve("verification.cfg"),
                 "verification: verify1\n\tignore-verified false\n\tschedule *:0/1\n\tstore store1\n");
@@ -68,6 +68,9 @@ class ScheduledJobsIntegrationTest {
         try (JpbsServer server = start(config, root)) {
             JobState.Finished prune = awaitFinished(states, "prunejob", "keep1");
             JobState.Finished verify = awaitFinished(states, "verificationjob", "verify1");
+            JobState.Finished gc = awaitFinished(states, "garbage_collection", "store1");
+            assertEquals("garbage_collection", Upid.parse(gc.upid()).workerType());
+            assertEquals(TaskState.Kind.OK, gc.state().kind(), gc.toString());
             long seconds = (System.nanoTime() - began) / 1_000_000_000L;
             assertTrue(seconds <= 70, "both ran within 70 s, took " + seconds);
             pruneUpid = prune.upid();

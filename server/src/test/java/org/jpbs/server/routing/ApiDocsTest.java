@@ -66,6 +66,24 @@ class ApiDocsTest {
     }
 
     @Test
+    void absoluteRoutesMatchOnlyPathsOutsideTheApi() {
+        var metrics = ApiRoutes.TABLE.match("HEAD", List.of("", "metrics"), (n, v) -> v).orElseThrow().endpoint();
+        assertEquals("/metrics", metrics.path());
+        assertTrue(!metrics.api() && metrics.permission().kind() == Permission.Kind.PATH);
+        assertEquals("/system/status", metrics.permission().aclPath());
+        assertTrue(ApiRoutes.TABLE.match("GET", List.of("metrics"), (n, v) -> v).isEmpty());
+        assertTrue(ApiRoutes.TABLE.match("POST", List.of("", "metrics"), (n, v) -> v).isEmpty());
+        assertTrue(ApiRoutes.TABLE.match("GET", List.of("", "ping"), (n, v) -> v).isEmpty());
+        var put = ApiRoutes.TABLE.match("PUT", List.of("config", "notifications", "endpoints", "smtp", "m%31"),
+                (n, v) -> v.replace("%31", "1")).orElseThrow();
+        assertEquals("m1", put.pathVars().get("name"));
+        assertEquals("/system/notifications", put.endpoint().permission().aclPath());
+        assertTrue(put.endpoint().paramNames().containsAll(Set.of("server", "password", "delete", "digest")));
+        assertTrue(ApiRoutes.TABLE.match("GET", List.of("config", "notifications", "endpoints", "nope"),
+                (n, v) -> v).isEmpty());
+    }
+
+    @Test
     void unclosedGeneratedBlockIsAnError() {
         assertThrows(IllegalArgumentException.class,
                 () -> ApiDocs.update("<!-- BEGIN GENERATED general -->\n", ApiRoutes.TABLE));

@@ -1,0 +1,453 @@
+package org.jpbs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.jpbs.datastore.chunks.SyncLevel;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.server.JpbsServer;
+import org.jpbs.server.ServerConfig;
+import org.jpbs.server.api.JpbsRestHandler;
+import org.jpbs.server.api.LocalDatastoreJobs;
+import org.jpbs.server.auth.AuthConfig;
+import org.jpbs.server.auth.FileAuthenticator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The web interface ({@code docs/webui.md}) in a real headless Chromium ({@link Browser})
+ * against one server with two datastores: {@code store1} holds backups made by the jpbs client
+ * in this test ({@code vm/100} now, {@code host/old} ten days ago) and {@code store2} one of
+ * alice@pbs, who has the DatastoreBackup role on {@code /datastore/store2} only. Tests run in
+ * order in one browser session; each checks what it did through the API.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class WebUiBrowserTest {
+    static final String ROOT_PASSWORD = "root-password-1";
+    static final String ALICE_PASSWORD = "alice-password-1";
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir(factory = FastTempDirs.class)
+    static Path tmp;
+    static JpbsServer server;
+    static Browser browser;
+    static String base;
+    static HttpClient http;
+    static Map<String, String> rootAuth;
+    static String rootToken;
+
+    @RegisterExtension
+    static final Browser.ScreenshotOnFailure SHOTS = new Browser.ScreenshotOnFailure(() -> browser);
+
+    @BeforeAll
+    static void start() throws Exception {
+        browser = Browser.start(); // skips (fails in CI) before anything else when there is no browser
+        Path config = tmp.resolve("config");
+        Files.createDirectories(config);
+        Map<String, Path> stores = new java.util.LinkedHashMap<>();
+        for (String s : List.of("store1", "store2")) {
+            stores.put(s, tmp.resolve(s));
+            Datastore.create(stores.get(s), SyncLevel.NONE);
+        }
+        AuthConfig cfg = AuthConfig.open(config);
+        cfg.setPassword("root@pam", ROOT_PASSWORD);
+        rootToken = cfg.createToken("root@pam", "net", null);
+        cfg.updateAcl("/datastore", "root@pam!net", "DatastoreAdmin", true, false);
+        cfg.addUser("alice@pbs", ALICE_PASSWORD, null);
+        cfg.updateAcl("/datastore/store2", "alice@pbs", "DatastoreBackup", true, false);
+        FileAuthenticator auth = FileAuthenticator.open(config);
+        ServerConfig sc = new ServerConfig(config, stores, "127.0.0.1", 0);
+        JpbsRestHandler h = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
+        h = h.withServices(h.services().withJobs(new LocalDatastoreJobs("root@pam")));
+        server = JpbsServer.start(sc, auth, h);
+        base = "https://127.0.0.1:" + server.port();
+
+        Path img = tmp.resolve("disk.img");
+        byte[] data = new byte[3 * 1024 * 1024 + 12345];
+        new Random(16).nextBytes(data);
+        Files.write(img, data);
+        Path conf = tmp.resolve("qemu.conf");
+        Files.writeString(conf, "memory: 2048\n");
+        long now = System.currentTimeMillis() / 1000;
+        backup("root@pam!net", rootToken, "store1", "--backup-type", "vm", "--backup-id", "100", "disk.img:" + img,
+                "qemu-server.conf:" + conf);
+        backup("root@pam!net", rootToken, "store1", "--backup-type", "host", "--backup-id", "old", "--backup-time",
+                Long.toString(now - 10 * 86400), "etc.conf:" + conf);
+        backup("root@pam!net", rootToken, "store2", "--backup-type", "host", "--backup-id", "rootonly", "etc.conf:" + conf);
+        backup("alice@pbs", ALICE_PASSWORD, "store2", "--backup-type", "host", "--backup-id", "alice", "etc.conf:" + conf);
+
+        javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+        ssl.init(null, new javax.net.ssl.TrustManager[] {new TrustAll()}, null);
+        http = HttpClient.newBuilder().sslContext(ssl).version(HttpClient.Version.HTTP_1_1).build();
+        JsonNode t = JSON.readTree(send("POST", "/api2/json/access/ticket", Map.of(),
+                "username=root%40pam&password=" + ROOT_PASSWORD).body()).get("data");
+        rootAuth = Map.of("Cookie", "PBSAuthCookie=" + URLEncoder.encode(t.get("ticket").asText(), StandardCharsets.UTF_8),
+                "CSRFPreventionToken", t.get("CSRFPreventionToken").asText());
+    }
+
+    private static void backup(String authid, String secret, String store, String... args) {
+        Map<String, String> env = new HashMap<>();
+        env.put("PBS_REPOSITORY", authid + "@127.0.0.1:" + server.port() + ":" + store);
+        env.put("PBS_PASSWORD", secret);
+        env.put("PBS_FINGERPRINT", server.fingerprint());
+        String[] all = new String[args.length + 2];
+        all[0] = "backup";
+        all[1] = "-q";
+        System.arraycopy(args, 0, all, 2, args.length);
+        CliRunner.Result r = new CliRunner(tmp.resolve("home"), env).run(all);
+        assertEquals(0, r.exit(), r.all());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (http != null) {
+            http.close();
+        }
+        try {
+            FastTempDirs.deleteTree(tmp.resolve("store1"));
+            FastTempDirs.deleteTree(tmp.resolve("store2"));
+        } catch (java.io.IOException e) {
+            System.err.println("datastores not removed: " + e);
+        }
+    }
+
+    static HttpResponse<String> send(String method, String path, Map<String, String> headers, String form) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+        headers.forEach(b::header);
+        if (form != null) {
+            b.header("Content-Type", "application/x-www-form-urlencoded");
+        }
+        b.method(method, form == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(form));
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static JsonNode api(String path) throws Exception {
+        HttpResponse<String> r = send("GET", "/api2/json" + path, rootAuth, null);
+        assertEquals(200, r.statusCode(), r.body());
+        return JSON.readTree(r.body()).get("data");
+    }
+
+    static void login(String user, String password) {
+        browser.open(base + "/");
+        WebElement u = browser.find("#login-user");
+        u.clear();
+        u.sendKeys(user);
+        browser.find("#login-password").sendKeys(password, Keys.ENTER);
+    }
+
+    static void logout() {
+        browser.click("#logout");
+        browser.find("#login-user");
+    }
+
+    @Test
+    @Order(1)
+    void aWrongPasswordIsRefusedWithAMessage() {
+        login("root@pam", "not-the-password");
+        assertEquals("Login failed. Please try again.", browser.waitText("#login-message", "Login failed"));
+        assertTrue(browser.all("#logout").isEmpty(), "not logged in");
+        browser.screenshot("login-failed");
+    }
+
+    @Test
+    @Order(2)
+    void theDashboardShowsTheDatastoresAndTheBackupsMadeHere() throws Exception {
+        login("root@pam", ROOT_PASSWORD);
+        browser.waitText("#username", "root@pam");
+        browser.waitText("table.datastores", "store2");
+        String table = browser.find("table.datastores").getText();
+        assertTrue(table.contains("store1") && table.contains("store2"), table);
+        // the numbers match the API: backups of the last 24 hours (the one ten days old is a task of today too)
+        long since = System.currentTimeMillis() / 1000 - 86400;
+        long ok = 0;
+        for (JsonNode t : api("/nodes/localhost/tasks?limit=0&typefilter=backup&since=" + since)) {
+            if ("OK".equals(t.path("status").asText())) {
+                ok++;
+            }
+        }
+        assertEquals(4, ok, "four backups made by this test");
+        assertEquals(Long.toString(ok), browser.find("#backups-24h-ok .value").getText());
+        assertEquals("0", browser.find("#backups-24h-failed .value").getText());
+        // the ten-day-old group is stale (default threshold 36 hours), the fresh ones are not
+        String stale = browser.waitText("#stale-groups", "host/old");
+        assertFalse(stale.contains("vm/100"), stale);
+        browser.screenshot("dashboard");
+    }
+
+    @Test
+    @Order(3)
+    void theDatastoreTreeShowsASnapshotAndNotesEditsPersist() throws Exception {
+        browser.open(base + "/#/datastore/store1");
+        WebElement group = browser.find("details.group[data-group='vm/100'] > summary");
+        group.click();
+        JsonNode snap = api("/admin/datastore/store1/snapshots?backup-type=vm&backup-id=100").get(0);
+        long time = snap.get("backup-time").asLong();
+        String row = "details.group[data-group='vm/100'] tr[data-time='" + time + "']";
+        assertTrue(browser.find(row).getText().contains("MiB"), "size shown: " + browser.find(row).getText());
+        browser.find(row + " .edit-notes").click();
+        WebElement area = browser.find(row + " textarea.notes-text");
+        area.sendKeys("weekly image\nsecond line");
+        browser.find(row + " .save-notes").click();
+        browser.waitText(row + " .comment", "weekly image");
+        JsonNode notes = api("/admin/datastore/store1/notes?backup-type=vm&backup-id=100&backup-time=" + time);
+        assertEquals("weekly image\nsecond line", notes.asText());
+        browser.screenshot("datastore");
+    }
+
+    @Test
+    @Order(4)
+    void forgettingASnapshotRemovesIt() throws Exception {
+        browser.open(base + "/#/datastore/store1");
+        browser.click("details.group[data-group='host/old'] > summary");
+        browser.click("details.group[data-group='host/old'] button.forget");
+        browser.waitFor(d -> { try { d.switchTo().alert().accept(); return true; } catch (RuntimeException e) { return null; } }, "confirm");
+        browser.waitText("#notice", "Snapshot removed");
+        assertEquals(0, api("/admin/datastore/store1/snapshots?backup-type=host&backup-id=old").size());
+    }
+
+    @Test
+    @Order(5)
+    void gcRunsAndItsLogIsFollowedToTaskOk() {
+        browser.open(base + "/#/maintenance/store1");
+        browser.click("#gc-run");
+        browser.click("#notice a.upid");
+        browser.waitFor(d -> browser.find("#task-log").getText().contains("TASK OK") ? true : null, "TASK OK in the log",
+                Duration.ofSeconds(60));
+        browser.waitText("#task-status", "OK");
+        assertTrue(browser.find("#task-log").getText().contains("garbage"), browser.find("#task-log").getText());
+        browser.screenshot("task-log");
+    }
+
+    @Test
+    @Order(6)
+    void thePruneSimulatorShowsWhatWouldGo() throws Exception {
+        backup2("--backup-id", "100");
+        browser.open(base + "/#/maintenance/store1");
+        browser.find("#prune-keep-last").sendKeys("1");
+        browser.click("#prune-simulate");
+        String summary = browser.waitText("#prune-summary", "would be removed");
+        assertEquals("1 kept, 1 would be removed.", summary);
+        assertEquals(2, api("/admin/datastore/store1/snapshots?backup-type=vm&backup-id=100").size(), "a dry run removes nothing");
+        browser.screenshot("maintenance");
+    }
+
+    /** A second vm/100 snapshot, a second after the first (backup times are whole seconds). */
+    private static void backup2(String... idArgs) throws Exception {
+        Thread.sleep(1100);
+        String[] args = new String[idArgs.length + 3];
+        args[0] = "--backup-type";
+        args[1] = "vm";
+        System.arraycopy(idArgs, 0, args, 2, idArgs.length);
+        args[args.length - 1] = "qemu-server.conf:" + tmp.resolve("qemu.conf");
+        backup("root@pam!net", rootToken, "store1", args);
+    }
+
+    @Test
+    @Order(7)
+    void theTaskListFiltersByType() {
+        browser.open(base + "/#/tasks");
+        browser.find("#f-type").sendKeys("garbage_collection", Keys.ENTER);
+        browser.waitFor(d -> {
+            String text = browser.find("#task-list").getText();
+            return text.contains("garbage_collection") && !text.contains("backup") ? text : null;
+        }, "only GC tasks listed");
+        browser.screenshot("tasks");
+    }
+
+    @Test
+    @Order(7)
+    void chartsDrawTheSampledUsage() throws Exception {
+        browser.open(base + "/#/datastore/store1");
+        browser.click("#charts-link");
+        browser.find("#chart-usage canvas");
+        browser.find("#chart-io canvas");
+        String points = browser.waitText("#chart-points", "points sampled");
+        JsonNode day = api("/admin/datastore/store1/rrd?timeframe=day&cf=AVERAGE");
+        long sampled = 0;
+        for (JsonNode p : day) {
+            sampled += p.has("used") ? 1 : 0;
+        }
+        assertTrue(sampled >= 1, "the server sampled at start");
+        assertEquals(sampled + " of " + day.size() + " points sampled (one a minute while the server runs).", points);
+        browser.screenshot("charts");
+    }
+
+    @Test
+    @Order(8)
+    void aNewTokensSecretIsShownOnceAndTheFingerprintCanBeCopied() throws Exception {
+        browser.open(base + "/#/access");
+        assertEquals(server.fingerprint(), browser.find("#fingerprint").getText());
+        browser.find("#token-name").sendKeys("ui");
+        browser.click("#token-create");
+        String secret = browser.find("#token-value").getText();
+        assertTrue(secret.matches("[0-9a-f-]{36}"), secret);
+        assertEquals("root@pam!ui", browser.find("#token-id").getText());
+        browser.screenshot("access");
+        HttpResponse<String> withToken = send("GET", "/api2/json/version",
+                Map.of("Authorization", "PBSAPIToken root@pam!ui:" + secret), null);
+        assertEquals(200, withToken.statusCode(), "the secret shown works");
+        browser.open(base + "/#/dashboard");
+        browser.open(base + "/#/access");
+        browser.waitText("table.users", "root@pam!ui");
+        assertFalse(browser.find("main").getText().contains(secret), "the secret is shown only once");
+    }
+
+    @Test
+    @Order(9)
+    void atPhoneWidthNoPageScrollsSideways() {
+        try {
+            browser.size(375, 800);
+            for (String page : List.of("#/dashboard", "#/datastore/store1", "#/tasks", "#/maintenance/store1", "#/access", "#/charts/store1")) {
+                browser.open(base + "/" + page);
+                browser.find("main h1");
+                browser.find("main .table-wrap, main .tree, main .card");
+                long scroll = ((Number) browser.js("return document.documentElement.scrollWidth;")).longValue();
+                long width = ((Number) browser.js("return document.documentElement.clientWidth;")).longValue();
+                assertTrue(scroll <= width, page + ": page " + scroll + " px wide in a " + width + " px window");
+            }
+            browser.open(base + "/#/dashboard");
+            browser.find("table.datastores");
+            browser.screenshot("dashboard-phone");
+        } finally {
+            browser.size(1280, 900);
+        }
+    }
+
+    @Test
+    @Order(10)
+    void darkModeFollowsTheSystemSetting() {
+        try {
+            browser.colorScheme("dark");
+            browser.open(base + "/#/dashboard");
+            browser.find("table.datastores");
+            String bg = (String) browser.js("return getComputedStyle(document.body).backgroundColor;");
+            assertEquals("rgb(21, 24, 29)", bg, "dark background");
+            browser.screenshot("dashboard-dark");
+        } finally {
+            browser.colorScheme("light");
+        }
+        assertEquals("rgb(246, 247, 249)", browser.js("return getComputedStyle(document.body).backgroundColor;"));
+    }
+
+    @Test
+    @Order(11)
+    void aBackupUserSeesOnlyTheirDatastoreAndGroupsAndGetsPermissionErrors() {
+        browser.open(base + "/");
+        logout();
+        login("alice@pbs", ALICE_PASSWORD);
+        browser.waitText("#username", "alice@pbs");
+        String nav = browser.find("nav").getText();
+        assertTrue(nav.contains("store2") && !nav.contains("store1"), nav);
+        String stores = browser.waitText("table.datastores", "store2");
+        assertFalse(stores.contains("store1"), stores);
+        browser.open(base + "/#/datastore/store2");
+        String tree = browser.waitText("#content-tree", "alice");
+        assertFalse(tree.contains("rootonly"), tree);
+        browser.open(base + "/#/maintenance/store2");
+        browser.click("#gc-run");
+        String error = browser.waitText("#notice", "permission check failed");
+        browser.open(base + "/#/access");
+        assertEquals("permission check failed", browser.waitText("main .lazy .msg.error", "permission"));
+        assertTrue(browser.waitText("table.users tbody", "alice").startsWith("alice@pbs"));
+        assertEquals(1, browser.all("table.users tbody tr").size(), "only her own user");
+        browser.open(base + "/#/maintenance/store2");
+        browser.click("#gc-run");
+        error = browser.waitText("#notice", "permission check failed");
+        assertTrue(error.startsWith("Start GC now: permission check failed"), error); // PBS's one line, no stack trace
+        assertFalse(error.contains("\n") || error.contains("Exception"), error);
+        browser.screenshot("permission-error");
+    }
+
+    @Test
+    @Order(12)
+    void anExpiredSessionGoesBackToTheLoginWithAMessage() {
+        browser.open(base + "/#/dashboard");
+        browser.waitText("#username", "alice@pbs");
+        browser.js("document.cookie = 'PBSAuthCookie=' + encodeURIComponent('PBS:alice@pbs:00000000::bad') + '; path=/; secure';");
+        browser.open(base + "/#/tasks");
+        String msg = browser.waitText("#login-message", "session has expired");
+        assertTrue(msg.contains("log in again"), msg);
+        login("alice@pbs", ALICE_PASSWORD);
+        browser.waitText("#username", "alice@pbs");
+        logout();
+        assertEquals("Logged out.", browser.waitText("#login-message", "Logged out"));
+        assertEquals(Boolean.FALSE, browser.js("return document.cookie.includes('PBSAuthCookie=PBS');"));
+    }
+
+    /** Accepts the test server's self-signed certificate (its fingerprint is pinned), with no host name check. */
+    static final class TrustAll extends javax.net.ssl.X509ExtendedTrustManager {
+        private static void pinned(java.security.cert.X509Certificate[] chain) throws java.security.cert.CertificateException {
+            if (!org.jpbs.client.http.TlsTrust.fingerprint(chain[0]).equals(server.fingerprint())) {
+                throw new java.security.cert.CertificateException("not the test server's certificate");
+            }
+        }
+
+        @Override
+        public void checkServerTrusted(java.security.cert.X509Certificate[] c, String a, java.net.Socket s)
+                throws java.security.cert.CertificateException {
+            pinned(c);
+        }
+
+        @Override
+        public void checkServerTrusted(java.security.cert.X509Certificate[] c, String a, javax.net.ssl.SSLEngine e)
+                throws java.security.cert.CertificateException {
+            pinned(c);
+        }
+
+        @Override
+        public void checkServerTrusted(java.security.cert.X509Certificate[] c, String a)
+                throws java.security.cert.CertificateException {
+            pinned(c);
+        }
+
+        @Override
+        public void checkClientTrusted(java.security.cert.X509Certificate[] c, String a, java.net.Socket s) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void checkClientTrusted(java.security.cert.X509Certificate[] c, String a, javax.net.ssl.SSLEngine e) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void checkClientTrusted(java.security.cert.X509Certificate[] c, String a) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+            return new java.security.cert.X509Certificate[0];
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package org.jpbs.server.api;
+
+import java.util.List;
+import org.jpbs.datastore.jobs.JobConfig;
+import org.jpbs.server.auth.AclPaths;
+import org.jpbs.server.auth.Privilege;
+import org.jpbs.server.http.ApiException;
+
+/**
+ * Who may see, change and run which job, as PBS's API ({@code docs/jobs.md#rest-api}): prune
+ * jobs Datastore.Audit (see) / Datastore.Modify (change, run) on the job's
+ * {@code /datastore/<store>[/<ns>]}; verification jobs Datastore.Audit or Datastore.Verify (see) /
+ * Datastore.Verify (change, run); remotes Remote.Audit on {@code /remote/<name>} (see) /
+ * Remote.Modify on {@code /remote} (create) or {@code /remote/<name>}; sync jobs Datastore.Audit
+ * on the local path and Remote.Audit on {@code /remote/<remote>/<remote-store>} (see) /
+ * Datastore.Backup (and Datastore.Prune with {@code remove-vanished}) locally and Remote.Read on
+ * the remote (change, run). A failed check is 403 {@code "permission check failed"}.
+ */
+final class JobPrivileges {
+    static final long REMOTE_AUDIT = Privilege.REMOTE_AUDIT.bit();
+    static final long REMOTE_MODIFY = Privilege.REMOTE_MODIFY.bit();
+    static final long REMOTE_READ = Privilege.REMOTE_READ.bit();
+
+    private JobPrivileges() {}
+
+    private static long at(Access acc, List<String> path) {
+        return acc.auth().privileges(acc.authid(), path);
+    }
+
+    private static long local(Access acc, JobConfig c) {
+        return at(acc, AclPaths.datastore(c.store(), c.ns()));
+    }
+
+    private static long remote(Access acc, JobConfig c) {
+        return at(acc, List.of("remote", c.props().get("remote"), c.props().get("remote-store")));
+    }
+
+    /** True if the caller may see the job or remote (listings skip the others). */
+    static boolean canSee(Access acc, JobConfig c) {
+        return switch (c.kind()) {
+            case PRUNE -> (local(acc, c) & (Access.AUDIT | Access.MODIFY)) != 0;
+            case VERIFY -> (local(acc, c) & (Access.AUDIT | Access.VERIFY)) != 0;
+            case REMOTE -> (at(acc, List.of("remote", c.id())) & REMOTE_AUDIT) != 0;
+            case SYNC -> (local(acc, c) & Access.AUDIT) != 0
+                    && (!c.props().containsKey("remote") || (remote(acc, c) & REMOTE_AUDIT) != 0);
+        };
+    }
+
+    /** As {@link #canSee} for a single read (prune: Datastore.Audit only, as PBS). */
+    static void checkRead(Access acc, JobConfig c) {
+        boolean ok = c.kind() == org.jpbs.datastore.jobs.JobKind.PRUNE ? (local(acc, c) & Access.AUDIT) != 0 : canSee(acc, c);
+        if (!ok) {
+            throw forbidden();
+        }
+    }
+
+    /** The caller may create, change, remove or run the job (checked on the job as it is and as it will be). */
+    static void checkModify(Access acc, JobConfig c) {
+        boolean ok = switch (c.kind()) {
+            case PRUNE -> (local(acc, c) & Access.MODIFY) != 0;
+            case VERIFY -> (local(acc, c) & Access.VERIFY) != 0;
+            case REMOTE -> (at(acc, List.of("remote", c.id())) & REMOTE_MODIFY) != 0;
+            case SYNC -> (local(acc, c) & Access.BACKUP) != 0
+                    && (!c.flag("remove-vanished") || (local(acc, c) & Access.PRUNE) != 0)
+                    && (!c.props().containsKey("remote") || (remote(acc, c) & REMOTE_READ) != 0);
+        };
+        if (!ok) {
+            throw forbidden();
+        }
+    }
+
+    /** Creating a remote: Remote.Modify on {@code /remote}. */
+    static void checkCreateRemote(Access acc) {
+        if ((at(acc, List.of("remote")) & REMOTE_MODIFY) == 0) {
+            throw forbidden();
+        }
+    }
+
+    static ApiException forbidden() {
+        return new ApiException(403, "permission check failed");
+    }
+}

@@ -1,0 +1,96 @@
+// The web interface's entry point: session handling, navigation, and the hash router.
+import * as api from './api.js';
+import { h, showError, clearNotice } from './ui.js';
+import * as loginPage from './pages/login.js';
+import * as dashboard from './pages/dashboard.js';
+import * as datastore from './pages/datastore.js';
+import * as tasks from './pages/tasks.js';
+import * as task from './pages/task.js';
+import * as maintenance from './pages/maintenance.js';
+import * as access from './pages/access.js';
+import * as charts from './pages/charts.js';
+
+const routes = [
+  { re: /^#\/?$|^#\/dashboard$/, page: dashboard, nav: 'dashboard' },
+  { re: /^#\/datastore\/([^/]+)$/, page: datastore, nav: 'datastore' },
+  { re: /^#\/tasks$/, page: tasks, nav: 'tasks' },
+  { re: /^#\/task\/(.+)$/, page: task, nav: 'tasks' },
+  { re: /^#\/maintenance(?:\/([^/]+))?$/, page: maintenance, nav: 'maintenance' },
+  { re: /^#\/access$/, page: access, nav: 'access' },
+  { re: /^#\/charts\/([^/]+)$/, page: charts, nav: 'datastore' },
+];
+
+let loginMessage = null;
+let current = null; // the page being shown: its cleanup runs on navigation
+
+api.onExpired(message => {
+  api.logout();
+  loginMessage = message;
+  route();
+});
+
+function header(stores) {
+  const top = document.getElementById('top');
+  if (!api.loggedIn()) {
+    top.replaceChildren(h('div', { class: 'bar' }, h('span', { class: 'brand' }, 'jpbs')));
+    return;
+  }
+  const link = (href, text, key) => h('a', { href, 'data-nav': key }, text);
+  top.replaceChildren(h('div', { class: 'bar' },
+    h('a', { class: 'brand', href: '#/dashboard' }, 'jpbs'),
+    h('nav', { 'aria-label': 'main' },
+      link('#/dashboard', 'Dashboard', 'dashboard'),
+      stores.map(s => link('#/datastore/' + encodeURIComponent(s.store), s.store, 'datastore:' + s.store)),
+      link('#/tasks', 'Tasks', 'tasks'),
+      link('#/maintenance', 'Maintenance', 'maintenance'),
+      link('#/access', 'Access', 'access')),
+    h('span', { class: 'who' }, h('span', { id: 'username' }, api.user()), ' ',
+      h('button', { id: 'logout', onclick: () => { api.logout(); loginMessage = 'Logged out.'; location.hash = '#/'; route(); } }, 'Log out'))));
+}
+
+let storeList = null;
+
+async function route() {
+  if (current && current.cleanup) current.cleanup();
+  current = null;
+  clearNotice();
+  const main = document.getElementById('main');
+  if (!api.loggedIn()) {
+    storeList = null;
+    header([]);
+    main.replaceChildren();
+    loginPage.render(main, { message: loginMessage, done: () => { loginMessage = null; route(); } });
+    return;
+  }
+  await api.renewIfOld();
+  if (!api.loggedIn()) return; // renewal found the session expired: the handler showed the login
+  const hash = location.hash || '#/';
+  const r = routes.find(x => x.re.test(hash)) || routes[0];
+  const args = (hash.match(r.re) || []).slice(1).map(a => (a === undefined ? undefined : decodeURIComponent(a)));
+  try {
+    if (!storeList) storeList = await api.get('/admin/datastore');
+  } catch (e) {
+    if (!api.loggedIn()) return;
+    storeList = [];
+    showError(e, 'datastores');
+  }
+  header(storeList);
+  const navKey = r.nav === 'datastore' ? 'datastore:' + args[0] : r.nav;
+  for (const a of document.querySelectorAll('[data-nav]')) {
+    if (a.dataset.nav === navKey) a.setAttribute('aria-current', 'page');
+  }
+  main.replaceChildren();
+  const ctx = { args, stores: storeList, cleanup: null };
+  current = ctx;
+  try {
+    await r.page.render(main, ctx);
+  } catch (e) {
+    if (api.loggedIn()) {
+      main.append(h('p', { class: 'msg error', role: 'alert' }, e.message || String(e)));
+    }
+  }
+}
+
+window.addEventListener('hashchange', route);
+window.addEventListener('DOMContentLoaded', route);
+if (document.readyState !== 'loading') route();

@@ -1,0 +1,147 @@
+// Dashboard: usage and estimated full date per datastore, backups of the last 24 h / 7 days,
+// running and failed tasks, last GC / verify / sync per datastore, and stale groups.
+import * as api from '../api.js';
+import { h, fmtBytes, fmtTime, fmtAge, now, table, badge, taskHref, taskStatusBadge } from '../ui.js';
+
+const DAY = 86400;
+const VERIFY_TYPES = ['verify', 'verificationjob', 'verify_group', 'verify_snapshot'];
+const SYNC_TYPES = ['syncjob', 'sync'];
+
+/** The datastore a task is about: its worker id up to the first ':' (PBS's convention). */
+export function taskStore(t) {
+  return (t.worker_id || '').split(':')[0];
+}
+
+function isOk(t) {
+  return t.status === 'OK' || (t.status || '').startsWith('WARNINGS');
+}
+
+function staleHours() {
+  return Number(localStorage.getItem('jpbs.staleHours') || 36);
+}
+
+export async function render(main) {
+  const t = now();
+  main.append(h('h1', {}, 'Dashboard'));
+  const [usage, week, running] = await Promise.all([
+    api.get('/status/datastore-usage'),
+    api.call('GET', '/nodes/localhost/tasks', { since: t - 7 * DAY, limit: 0 }),
+    api.get('/nodes/localhost/tasks', { running: 1, limit: 0 }),
+  ]);
+  const tasks = week.data;
+  const backups = tasks.filter(x => x.worker_type === 'backup' && x.endtime);
+  const count = (list, since) => {
+    const l = list.filter(x => x.starttime >= since);
+    return { ok: l.filter(isOk).length, failed: l.filter(x => !isOk(x)).length };
+  };
+  const d1 = count(backups, t - DAY);
+  const d7 = count(backups, t - 7 * DAY);
+  const failed = tasks.filter(x => x.endtime && !isOk(x));
+  const stat = (id, label, value, kind) => h('div', { class: `stat ${kind || ''}`, id }, h('span', { class: 'value' }, value), h('span', { class: 'label' }, label));
+  main.append(h('section', { class: 'stats', 'aria-label': 'summary' },
+    stat('backups-24h-ok', 'backups OK, last 24 h', d1.ok, 'ok'),
+    stat('backups-24h-failed', 'backups failed, last 24 h', d1.failed, d1.failed ? 'failed' : ''),
+    stat('backups-7d-ok', 'backups OK, last 7 days', d7.ok, 'ok'),
+    stat('backups-7d-failed', 'backups failed, last 7 days', d7.failed, d7.failed ? 'failed' : ''),
+    stat('tasks-running', 'running tasks', running.length, running.length ? 'running' : ''),
+    stat('tasks-failed', 'failed tasks, last 7 days', failed.length, failed.length ? 'failed' : '')));
+
+  const last = (store, types) => tasks.filter(x => types.includes(x.worker_type) && taskStore(x) === store)
+    .sort((a, b) => b.starttime - a.starttime)[0];
+  const lastCell = x => x ? h('span', {}, taskStatusBadge(x), ' ', h('a', { href: taskHref(x.upid) }, fmtTime(x.starttime))) : h('span', { class: 'muted' }, 'none in 7 days');
+  main.append(h('h2', {}, 'Datastores'), table([
+    { title: 'Datastore', cell: u => h('a', { href: '#/datastore/' + encodeURIComponent(u.store), class: 'store-link' }, u.store) },
+    { title: 'Usage', cell: u => usageCell(u) },
+    { title: 'Estimated full', cell: u => fullCell(u) },
+    { title: 'Last GC', cell: u => gcCell(u, last(u.store, ['garbage_collection'])) },
+    { title: 'Last verify', cell: u => lastCell(last(u.store, VERIFY_TYPES)) },
+    { title: 'Last sync', cell: u => lastCell(last(u.store, SYNC_TYPES)) },
+  ], usage, { class: 'datastores', empty: 'no datastore visible to you' }));
+
+  main.append(h('h2', {}, 'Running tasks'), taskTable(running, 'no task running'));
+  main.append(h('h2', {}, 'Failed tasks (last 7 days)'), taskTable(failed.slice(0, 20), 'no failed task'));
+  main.append(staleSection(usage.map(u => u.store)));
+}
+
+function usageCell(u) {
+  if (u.error) return h('span', { class: 'msg error' }, u.error);
+  if (!u.total) return h('span', { class: 'muted' }, 'no access to the usage');
+  const pct = Math.round((u.used / u.total) * 1000) / 10;
+  return h('div', { class: 'usage' },
+    h('meter', { min: 0, max: 1, low: 0.8, high: 0.9, optimum: 0, value: u.used / u.total, title: `${pct}%` }),
+    h('span', {}, `${fmtBytes(u.used)} of ${fmtBytes(u.total)} (${pct}%)`));
+}
+
+function fullCell(u) {
+  const e = u['estimated-full-date'];
+  if (e === undefined || e === null) return h('span', { class: 'muted' }, u.total ? 'not enough history yet' : '');
+  if (e <= 0 || e < now()) return h('span', {}, 'never (usage not growing)');
+  return h('span', { class: e - now() < 30 * DAY ? 'warn-text' : '' }, fmtTime(e).slice(0, 10));
+}
+
+function gcCell(u, task) {
+  const gc = u['gc-status'] || {};
+  const upid = gc.upid || (task && task.upid);
+  if (!upid) return h('span', { class: 'muted' }, 'never');
+  return h('span', {}, task ? taskStatusBadge(task) : '', ' ', h('a', { href: taskHref(upid) }, task ? fmtTime(task.starttime) : 'last run'),
+    gc['removed-bytes'] !== undefined ? ` (freed ${fmtBytes(gc['removed-bytes'])})` : '');
+}
+
+function taskTable(list, empty) {
+  return table([
+    { title: 'Started', cell: x => h('a', { href: taskHref(x.upid) }, fmtTime(x.starttime)) },
+    { title: 'Type', cell: x => x.worker_type },
+    { title: 'ID', cell: x => x.worker_id || '' },
+    { title: 'User', cell: x => x.user },
+    { title: 'Status', cell: x => taskStatusBadge(x) },
+  ], list, { empty });
+}
+
+function staleSection(stores) {
+  const hours = h('input', { id: 'stale-hours', type: 'number', min: 1, value: staleHours(), class: 'narrow' });
+  const box = h('div', { id: 'stale-groups' });
+  const load = () => {
+    localStorage.setItem('jpbs.staleHours', String(Number(hours.value) || 36));
+    box.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
+    staleGroups(stores, (Number(hours.value) || 36) * 3600).then(
+      rows => box.replaceChildren(table([
+        { title: 'Datastore', cell: r => h('a', { href: '#/datastore/' + encodeURIComponent(r.store) }, r.store) },
+        { title: 'Namespace', cell: r => r.ns || '(root)' },
+        { title: 'Group', cell: r => `${r['backup-type']}/${r['backup-id']}` },
+        { title: 'Newest snapshot', cell: r => fmtTime(r['last-backup']) },
+        { title: 'Age', cell: r => badge(fmtAge(now() - r['last-backup']), 'failed') },
+        { title: 'Owner', cell: r => r.owner || '' },
+      ], rows, { empty: 'every group has a recent snapshot', class: 'stale' })),
+      e => box.replaceChildren(h('p', { class: 'msg error', role: 'alert' }, e.message)));
+  };
+  hours.addEventListener('change', load);
+  load();
+  return h('section', {}, h('h2', {}, 'Stale groups'),
+    h('p', {}, h('label', { for: 'stale-hours' }, 'Groups whose newest snapshot is older than '), hours, ' hours'), box);
+}
+
+/** Every visible group (all namespaces) whose newest snapshot is older than maxAge seconds. */
+async function staleGroups(stores, maxAge) {
+  const out = [];
+  const t = now();
+  await Promise.all(stores.map(async store => {
+    let namespaces;
+    try {
+      namespaces = (await api.get(api.ds(store, 'namespace'))).map(n => n.ns || '');
+    } catch (e) {
+      namespaces = [''];
+    }
+    for (const ns of namespaces) {
+      let groups = [];
+      try {
+        groups = await api.get(api.ds(store, 'groups'), { ns });
+      } catch (e) {
+        continue; // no privilege on this namespace
+      }
+      for (const g of groups) {
+        if (g['last-backup'] && t - g['last-backup'] > maxAge) out.push({ store, ns, ...g });
+      }
+    }
+  }));
+  return out.sort((a, b) => a['last-backup'] - b['last-backup']);
+}

@@ -1,0 +1,150 @@
+// A datastore's content as a tree: namespaces → groups → snapshots, with size, owner, verify
+// state, protection and notes (edited inline); forget, protect, change owner, download.
+import * as api from '../api.js';
+import { h, fmtBytes, fmtTime, badge, action, showInfo, showError, taskHref, table } from '../ui.js';
+
+export async function render(main, ctx) {
+  const store = ctx.args[0];
+  main.append(h('h1', {}, 'Datastore ', h('span', { class: 'mono' }, store)),
+    h('p', { class: 'links' }, h('a', { href: '#/maintenance/' + encodeURIComponent(store) }, 'Maintenance (GC, prune, verify)'), ' · ',
+      h('a', { href: '#/charts/' + encodeURIComponent(store), id: 'charts-link' }, 'Charts (usage, throughput)')));
+  let namespaces;
+  try {
+    namespaces = (await api.get(api.ds(store, 'namespace'))).map(n => n.ns || '');
+  } catch (e) {
+    namespaces = [''];
+  }
+  const tree = h('div', { class: 'tree', id: 'content-tree' });
+  main.append(tree);
+  for (const ns of namespaces) {
+    tree.append(await namespaceNode(store, ns));
+  }
+}
+
+async function namespaceNode(store, ns) {
+  const body = h('div', {});
+  const node = h('details', { class: 'ns', open: ns === '', dataset: { ns } },
+    h('summary', {}, h('span', { class: 'kind' }, 'namespace'), ' ', ns || '(root)'), body);
+  let groups;
+  let snaps;
+  try {
+    [groups, snaps] = await Promise.all([api.get(api.ds(store, 'groups'), { ns }), api.get(api.ds(store, 'snapshots'), { ns })]);
+  } catch (e) {
+    body.append(h('p', { class: 'msg error' }, e.message));
+    return node;
+  }
+  if (!groups.length) body.append(h('p', { class: 'muted' }, 'no backup group here (or none you may see)'));
+  for (const g of groups) {
+    const mine = snaps.filter(s => s['backup-type'] === g['backup-type'] && s['backup-id'] === g['backup-id'])
+      .sort((a, b) => b['backup-time'] - a['backup-time']);
+    body.append(groupNode(store, ns, g, mine));
+  }
+  return node;
+}
+
+function groupNode(store, ns, g, snaps) {
+  const name = `${g['backup-type']}/${g['backup-id']}`;
+  const gp = { ns, 'backup-type': g['backup-type'], 'backup-id': g['backup-id'] };
+  const owner = h('span', { class: 'owner' }, g.owner || '');
+  const changeOwner = action('Change owner', async () => {
+    const next = prompt(`New owner of ${name} (user@realm or user@realm!token):`, g.owner || '');
+    if (!next || next === g.owner) return;
+    await api.post(api.ds(store, 'change-owner'), { ...gp, 'new-owner': next });
+    g.owner = next;
+    owner.textContent = next;
+    showInfo(`Owner of ${name} changed to ${next}.`);
+  }, { class: 'small' });
+  const rows = table([
+    { title: 'Snapshot', cell: s => h('span', { class: 'mono snap-time' }, fmtTime(s['backup-time'])) },
+    { title: 'Size', cell: s => fmtBytes(s.size) },
+    { title: 'Verify', cell: s => verifyBadge(s) },
+    { title: 'Protected', cell: s => protectToggle(store, gp, s) },
+    { title: 'Notes', cell: s => notesCell(store, gp, s) },
+    { title: 'Actions', cell: s => snapshotActions(store, gp, s) },
+  ], snaps, { empty: 'no snapshots', class: 'snapshots', rowAttrs: s => ({ dataset: { time: s['backup-time'] } }) });
+  return h('details', { class: 'group', dataset: { group: name } },
+    h('summary', {}, h('span', { class: 'kind' }, g['backup-type']), ' ', h('strong', {}, g['backup-id']),
+      ` — ${g['backup-count']} snapshot(s), last ${fmtTime(g['last-backup'])}, owner `, owner,
+      g.comment ? h('span', { class: 'muted' }, ` — ${g.comment}`) : ''),
+    h('div', { class: 'group-actions' }, changeOwner), rows);
+}
+
+function verifyBadge(s) {
+  const v = s.verification;
+  if (!v) return badge('none', 'unknown');
+  const b = badge(v.state, v.state === 'ok' ? 'ok' : 'failed');
+  return v.upid ? h('a', { href: taskHref(v.upid) }, b) : b;
+}
+
+function snapParams(gp, s) {
+  return { ...gp, 'backup-time': s['backup-time'] };
+}
+
+function protectToggle(store, gp, s) {
+  const box = h('input', { type: 'checkbox', class: 'protect', checked: !!s.protected, 'aria-label': 'protected' });
+  box.addEventListener('change', async () => {
+    box.disabled = true;
+    try {
+      await api.put(api.ds(store, 'protected'), { ...snapParams(gp, s), protected: box.checked });
+      s.protected = box.checked;
+    } catch (e) {
+      box.checked = !!s.protected;
+      showError(e, 'protect');
+    } finally {
+      box.disabled = false;
+    }
+  });
+  return box;
+}
+
+function notesCell(store, gp, s) {
+  const cell = h('div', { class: 'notes' });
+  const show = text => {
+    cell.replaceChildren(h('span', { class: 'comment' }, text ? text.split('\n')[0] : ''), ' ',
+      h('button', { class: 'small edit-notes', 'aria-label': 'edit notes', onclick: edit }, 'Edit'));
+  };
+  const edit = async () => {
+    let full;
+    try {
+      full = await api.get(api.ds(store, 'notes'), snapParams(gp, s));
+    } catch (e) {
+      showError(e, 'notes');
+      return;
+    }
+    const area = h('textarea', { class: 'notes-text', rows: 3, 'aria-label': 'notes' });
+    area.value = full || '';
+    const save = action('Save', async () => {
+      await api.put(api.ds(store, 'notes'), { ...snapParams(gp, s), notes: area.value });
+      s.comment = area.value.split('\n')[0];
+      show(area.value);
+      showInfo('Notes saved.');
+    }, { class: 'small primary save-notes' });
+    const cancel = h('button', { class: 'small', onclick: () => show(s.comment) }, 'Cancel');
+    area.addEventListener('keydown', ev => { if (ev.key === 'Escape') show(s.comment); });
+    cell.replaceChildren(area, h('div', {}, save, ' ', cancel));
+    area.focus();
+  };
+  show(s.comment);
+  return cell;
+}
+
+function snapshotActions(store, gp, s) {
+  const files = h('div', { class: 'files' });
+  const showFiles = h('button', {
+    class: 'small', onclick: () => {
+      if (files.childElementCount) { files.replaceChildren(); return; }
+      files.replaceChildren(h('ul', {}, (s.files || []).map(f => {
+        const name = typeof f === 'string' ? f : f.filename;
+        return h('li', {}, h('a', { href: api.url(api.ds(store, 'download'), { ...snapParams(gp, s), 'file-name': name }), download: name }, name),
+          f.size ? ` (${fmtBytes(f.size)})` : '');
+      })));
+    },
+  }, 'Files');
+  const forget = action('Forget', async b => {
+    if (!confirm(`Forget snapshot ${gp['backup-type']}/${gp['backup-id']}/${fmtTime(s['backup-time'])}? This removes it.`)) return;
+    await api.del(api.ds(store, 'snapshots'), snapParams(gp, s));
+    b.closest('tr').remove();
+    showInfo('Snapshot removed.');
+  }, { class: 'small danger forget' });
+  return h('div', { class: 'actions' }, showFiles, ' ', forget, files);
+}

@@ -1,0 +1,206 @@
+package org.jpbs.server.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.datastore.chunks.SyncLevel;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.server.JpbsServer;
+import org.jpbs.server.ServerConfig;
+import org.jpbs.server.api.ApiTestSupport.Client;
+import org.jpbs.server.api.ApiTestSupport.Resp;
+import org.jpbs.server.auth.AuthConfig;
+import org.jpbs.server.auth.FileAuthenticator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code config/prune|verify|sync|remote} and {@code admin/prune|verify|sync} per role
+ * ({@code docs/jobs.md#rest-api}): tokens with DatastoreBackup, DatastorePowerUser,
+ * DatastoreAdmin, DatastoreAudit, DatastoreReader on {@code /datastore}, a token with
+ * DatastoreAdmin on another datastore only (the jobs of {@code store} are invisible to it),
+ * and tokens with RemoteAudit / RemoteAdmin on {@code /remote}.
+ */
+class JobApiTest {
+    static final String API = "/api2/json";
+
+    @TempDir
+    static Path tmp;
+    static JpbsServer server;
+    static Client http;
+    static Path config;
+    static final Map<String, Map<String, String>> caller = new TreeMap<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path ds = tmp.resolve("ds");
+        Path other = tmp.resolve("other");
+        Datastore.create(ds, SyncLevel.NONE);
+        Datastore.create(other, SyncLevel.NONE);
+        config = tmp.resolve("config");
+        Files.createDirectories(config);
+        Files.writeString(config.resolve("datastore.cfg"), "datastore: store\n\tpath " + ds + "\n\ndatastore: other\n\tpath "
+                + other + "\n");
+        AuthConfig cfg = AuthConfig.open(config);
+        cfg.addUser("alice@pbs", null, null);
+        cfg.updateAcl("/", "alice@pbs", "Admin", true, false);
+        for (String[] t : new String[][] {{"backup", "/datastore", "DatastoreBackup"}, {"power", "/datastore", "DatastorePowerUser"},
+                {"admin", "/datastore", "DatastoreAdmin"}, {"audit", "/datastore", "DatastoreAudit"},
+                {"reader", "/datastore", "DatastoreReader"}, {"foreign", "/datastore/other", "DatastoreAdmin"},
+                {"raudit", "/remote", "RemoteAudit"}, {"radmin", "/remote", "RemoteAdmin"}}) {
+            String secret = cfg.createToken("alice@pbs", t[0], null);
+            cfg.updateAcl(t[1], "alice@pbs!" + t[0], t[2], true, false);
+            caller.put(t[0], OwnershipApiTest.token("alice@pbs!" + t[0], secret));
+        }
+        FileAuthenticator auth = FileAuthenticator.open(config);
+        ServerConfig sc = new ServerConfig(config, Map.of(), "127.0.0.1", 0);
+        JpbsRestHandler rest = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
+        rest = rest.withServices(rest.services().withJobs(new LocalDatastoreJobs("root@pam")));
+        server = JpbsServer.start(sc, auth, rest);
+        http = new Client(server.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (http != null) {
+            http.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @BeforeEach
+    void jobs() throws Exception {
+        Files.writeString(config.resolve("prune.cfg"), "prune: p-store\n\tkeep-last 2\n\tschedule daily\n\tstore store\n\n"
+                + "prune: p-other\n\tkeep-last 2\n\tschedule daily\n\tstore other\n");
+        Files.writeString(config.resolve("verification.cfg"), "verification: v-store\n\tschedule daily\n\tstore store\n");
+        Files.writeString(config.resolve("remote.cfg"), "remote: rem1\n\tauth-id sync@pbs\n\thost pbs.example.net\n"
+                + "\tpassword c2VjcmV0\n");
+        Files.writeString(config.resolve("sync.cfg"), "sync: s-store\n\tremote rem1\n\tremote-store src\n\tstore store\n");
+    }
+
+    Resp call(String who, String method, String path, String form) throws Exception {
+        return http.send(method, API + path, caller.get(who), form);
+    }
+
+    List<String> ids(Resp r, String key) throws Exception {
+        List<String> out = new ArrayList<>();
+        r.json().get("data").forEach(j -> out.add(j.get(key).asText()));
+        return out;
+    }
+
+    @Test
+    void pruneJobsPerRole() throws Exception {
+        // list: Datastore.Audit or Modify on the job's datastore (DatastoreReader has Audit); the foreign admin
+        // sees only its store's job
+        Map<String, List<String>> seen = Map.of("backup", List.of(), "power", List.of(), "admin", List.of("p-store", "p-other"),
+                "audit", List.of("p-store", "p-other"), "reader", List.of("p-store", "p-other"), "foreign", List.of("p-other"));
+        for (Map.Entry<String, List<String>> e : seen.entrySet()) {
+            Resp r = call(e.getKey(), "GET", "/config/prune", null);
+            assertEquals(200, r.status(), r.text());
+            assertEquals(e.getValue(), ids(r, "id"), e.getKey());
+            assertEquals(64, r.json().get("digest").asText().length());
+            Resp a = call(e.getKey(), "GET", "/admin/prune", null);
+            assertEquals(e.getValue(), ids(a, "id"), "admin/prune " + e.getKey());
+        }
+        JsonNode st = call("admin", "GET", "/admin/prune?store=store", null).json().get("data").get(0);
+        assertTrue(st.get("next-run").asLong() % 86400 == 0 || st.has("next-run"), st.toString());
+        assertFalse(st.has("last-run-upid"), st.toString());
+        // create: Datastore.Modify
+        for (String who : List.of("backup", "power", "audit", "reader", "foreign")) {
+            Resp r = call(who, "POST", "/config/prune", "id=new1&store=store&schedule=daily&keep-last=1");
+            assertEquals(403, r.status(), who + ": " + r.text());
+            assertEquals("permission check failed", r.text().strip());
+        }
+        assertEquals(200, call("admin", "POST", "/config/prune", "id=new1&store=store&schedule=daily&keep-last=1").status());
+        Resp dup = call("admin", "POST", "/config/prune", "id=new1&store=store&schedule=daily");
+        assertEquals(400, dup.status());
+        assertTrue(dup.text().contains("job 'new1' already exists."), dup.text());
+        Resp bad = call("admin", "POST", "/config/prune", "id=new2&store=store&schedule=mon..xyz");
+        assertEquals(400, bad.status());
+        assertTrue(bad.text().contains("calendar event 'mon..xyz'"), bad.text());
+        // read, update with digest, delete
+        assertEquals(403, call("foreign", "GET", "/config/prune/new1", null).status());
+        Resp read = call("audit", "GET", "/config/prune/new1", null);
+        assertEquals("1", read.json().get("data").get("keep-last").asText());
+        String digest = read.json().get("digest").asText();
+        assertEquals(403, call("audit", "PUT", "/config/prune/new1", "keep-last=3").status());
+        assertEquals(200, call("admin", "PUT", "/config/prune/new1", "keep-last=3&digest=" + digest).status());
+        Resp stale = call("admin", "PUT", "/config/prune/new1", "keep-last=4&digest=" + digest);
+        assertEquals(400, stale.status());
+        assertTrue(stale.text().contains("detected modified configuration - file changed by other user? Try again."));
+        assertEquals(403, call("foreign", "PUT", "/config/prune/p-other", "store=store").status(), "moving a job to a store without Modify");
+        assertEquals(200, call("admin", "PUT", "/config/prune/new1", "delete=keep-last").status());
+        assertFalse(Files.readString(config.resolve("prune.cfg")).contains("keep-last 3"));
+        assertEquals(403, call("audit", "DELETE", "/config/prune/new1", null).status());
+        assertEquals(200, call("admin", "DELETE", "/config/prune/new1", null).status());
+        assertEquals(400, call("admin", "DELETE", "/config/prune/new1", null).status());
+        // run: Datastore.Modify; answers a UPID of a prunejob task
+        assertEquals(403, call("audit", "POST", "/admin/prune/p-store/run", null).status());
+        assertEquals(403, call("foreign", "POST", "/admin/prune/p-store/run", null).status());
+        Resp run = call("admin", "POST", "/admin/prune/p-store/run", null);
+        assertEquals(200, run.status(), run.text());
+        assertTrue(run.json().get("data").asText().contains(":prunejob:store\\x3ap\\x2dstore:"), run.text());
+    }
+
+    @Test
+    void verifyJobsPerRole() throws Exception {
+        // Datastore.Audit or Verify to see; Verify to change and run
+        Map<String, Integer> create = Map.of("backup", 403, "power", 403, "audit", 403, "reader", 200, "foreign", 403,
+                "admin", 200); // DatastoreReader has Datastore.Verify
+        for (Map.Entry<String, Integer> e : create.entrySet()) {
+            Resp r = call(e.getKey(), "POST", "/config/verify", "id=v-" + e.getKey() + "&store=store&schedule=daily");
+            assertEquals((int) e.getValue(), r.status(), e.getKey() + ": " + r.text());
+        }
+        assertEquals(List.of("v-store", "v-admin", "v-reader"), ids(call("audit", "GET", "/config/verify", null), "id").stream()
+                .sorted(java.util.Comparator.comparing(x -> List.of("v-store", "v-admin", "v-reader").indexOf(x))).toList());
+        assertEquals(List.of(), ids(call("backup", "GET", "/admin/verify", null), "id"));
+        assertEquals(List.of(), ids(call("foreign", "GET", "/admin/verify", null), "id"));
+        assertEquals(403, call("audit", "POST", "/admin/verify/v-store/run", null).status());
+        Resp run = call("admin", "POST", "/admin/verify/v-store/run", null);
+        assertEquals(200, run.status(), run.text());
+        assertTrue(run.json().get("data").asText().contains(":verificationjob:store\\x3av\\x2dstore:"), run.text());
+    }
+
+    @Test
+    void remotesNeedRemotePrivilegesAndNeverAnswerPasswords() throws Exception {
+        for (String who : List.of("backup", "power", "admin", "audit", "reader", "foreign")) {
+            assertEquals(List.of(), ids(call(who, "GET", "/config/remote", null), "name"), who);
+            assertEquals(403, call(who, "POST", "/config/remote", "name=rem2&host=h2&auth-id=a@pbs&password=x").status(), who);
+        }
+        Resp list = call("raudit", "GET", "/config/remote", null);
+        assertEquals(List.of("rem1"), ids(list, "name"));
+        assertFalse(list.text().contains("password"), list.text());
+        assertFalse(call("raudit", "GET", "/config/remote/rem1", null).text().contains("password"));
+        assertEquals(403, call("raudit", "POST", "/config/remote", "name=rem2&host=h2&auth-id=a@pbs&password=x").status());
+        assertEquals(200, call("radmin", "POST", "/config/remote", "name=rem2&host=h2&auth-id=a@pbs&password=s3cret").status());
+        assertTrue(Files.readString(config.resolve("remote.cfg")).contains("\tpassword czNjcmV0\n"));
+        Resp used = call("radmin", "DELETE", "/config/remote/rem1", null);
+        assertEquals(400, used.status());
+        assertTrue(used.text().contains("remote 'rem1' is used by sync job 's-store' (datastore 'store')"), used.text());
+        assertEquals(200, call("radmin", "DELETE", "/config/remote/rem2", null).status());
+    }
+
+    @Test
+    void syncJobsNeedDatastoreAndRemotePrivileges() throws Exception {
+        // see: Datastore.Audit on the store and Remote.Audit on the remote; admin has no Remote.Audit
+        assertEquals(List.of(), ids(call("admin", "GET", "/config/sync", null), "id"));
+        assertEquals(List.of(), ids(call("raudit", "GET", "/admin/sync", null), "id"));
+        assertEquals(403, call("admin", "POST", "/config/sync", "id=sync2&store=store&remote=rem1&remote-store=src").status());
+        assertEquals(403, call("admin", "POST", "/admin/sync/s-store/run", null).status());
+    }
+}
