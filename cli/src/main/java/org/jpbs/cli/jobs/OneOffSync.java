@@ -55,10 +55,12 @@ public abstract class OneOffSync extends JobCommands.Sub {
 
     /** {@code jpbs pull}. */
     @Command(name = "pull", description = {"Pull snapshots from a remote's datastore into a local one, now.",
-        "--remote NAME --remote-store STORE --store LOCAL [--ns NS] [--remote-ns NS] [--max-depth N]",
-        "[--group-filter [include:|exclude:]type:|group:|regex:...] [--remove-vanished true] [--transfer-last N]",
-        "[--owner AUTHID] [--encrypted-only true] [--verified-only true] [--resync-corrupt true]",
-        "[--rate-in SIZE] [--burst-in SIZE]"})
+        "  --remote NAME --remote-store STORE --store LOCAL",
+        "  [--ns NS] [--remote-ns NS] [--max-depth N]",
+        "  [--group-filter [include:|exclude:]type:|group:|regex:...]",
+        "  [--remove-vanished true] [--transfer-last N] [--owner AUTHID]",
+        "  [--encrypted-only true] [--verified-only true] [--resync-corrupt true]",
+        "  [--rate-in SIZE] [--burst-in SIZE]   (see docs/sync.md)"})
     public static final class Pull extends OneOffSync {
         public Pull(CliContext ctx) {
             super(ctx);
@@ -72,9 +74,11 @@ public abstract class OneOffSync extends JobCommands.Sub {
 
     /** {@code jpbs push}. */
     @Command(name = "push", description = {"Push snapshots of a local datastore to a remote's datastore, now.",
-        "--remote NAME --remote-store STORE --store LOCAL [--ns NS] [--remote-ns NS] [--max-depth N]",
-        "[--group-filter ...] [--remove-vanished true] [--transfer-last N] [--encrypted-only true]",
-        "[--verified-only true] [--rate-out SIZE] [--burst-out SIZE]"})
+        "  --remote NAME --remote-store STORE --store LOCAL",
+        "  [--ns NS] [--remote-ns NS] [--max-depth N] [--group-filter ...]",
+        "  [--remove-vanished true] [--transfer-last N]",
+        "  [--encrypted-only true] [--verified-only true]",
+        "  [--rate-out SIZE] [--burst-out SIZE]   (see docs/sync.md)"})
     public static final class Push extends OneOffSync {
         public Push(CliContext ctx) {
             super(ctx);
