@@ -43,6 +43,7 @@ import picocli.CommandLine.Command;
             org.jpbs.cli.manage.CompletionCommand.class, org.jpbs.cli.manage.CalendarEventCommand.class,
             org.jpbs.cli.jobs.JobCommands.Prune.class, org.jpbs.cli.jobs.JobCommands.Verify.class,
             org.jpbs.cli.jobs.JobCommands.Sync.class, org.jpbs.cli.jobs.JobCommands.Remote.class,
+            org.jpbs.cli.jobs.OneOffSync.Pull.class, org.jpbs.cli.jobs.OneOffSync.Push.class,
             ServeCommand.class, CertCommand.class, UserCommand.class, AclCommand.class, KeyCommand.class,
             org.jpbs.cli.admin.NotificationCommand.class,
             VmaCommand.class, org.jpbs.cli.s3.S3Command.class,

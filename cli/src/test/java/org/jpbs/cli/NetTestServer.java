@@ -64,6 +64,19 @@ final class NetTestServer implements AutoCloseable {
         }
     }
 
+    /** The same server started again (same config, certificate and datastore; a new port), as after a crash. */
+    NetTestServer restart() throws IOException {
+        server.close();
+        try {
+            return new NetTestServer(dir, TestServer.startAgainWithUsers(dir, STORE, storePath, "root@pam", tokenSecret),
+                    tokenSecret);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+
     int port() {
         return server.port();
     }

@@ -113,6 +113,21 @@ public final class TestServer implements AutoCloseable {
         cfg.setPassword(user, password);
         String secret = cfg.createToken(user, tokenName, null);
         cfg.updateAcl("/datastore", user + "!" + tokenName, "DatastoreAdmin", true, false);
+        return serveUsers(dir, stores, user, secret);
+    }
+
+    /**
+     * A server made by {@link #startWithUsers} started again on its directory (same users,
+     * certificate and datastore; a new port), as after a crash.
+     */
+    public static TestServer startAgainWithUsers(Path dir, String store, Path storePath, String user, String secret)
+            throws Exception {
+        return serveUsers(dir, Map.of(store, storePath), user, secret);
+    }
+
+    private static TestServer serveUsers(Path dir, Map<String, Path> stores, String user, String secret)
+            throws Exception {
+        Path config = dir.resolve("config");
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, stores, "127.0.0.1", 0);
         JpbsRestHandler h = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);

@@ -137,6 +137,7 @@ public final class ServeCommand implements Callable<Integer> {
                 stopped.countDown();
             }, "jpbs-serve-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
+            server.services().scheduler().syncTasks(SyncEngineTasks.of(configDir));
             server.services().scheduler().start(new org.jpbs.server.api.ScheduledJobs(server.services(), configDir)::all,
                     SCHEDULER_TICK);
             ctx.err().println("jpbs serve: listening on " + server.address() + " (config " + configDir + ")");

@@ -3,14 +3,26 @@ package org.jpbs.client.engine;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.client.restore.ChunkConsumer;
 import org.jpbs.client.restore.ImageRestore;
 import org.jpbs.client.restore.PipelinedRestore;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.snapshot.SnapshotSource;
+import org.jpbs.core.blob.DataBlob;
+import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.crypto.CryptConfig;
+import org.jpbs.core.digest.Digest;
+import org.jpbs.core.errors.CorruptDataException;
+import org.jpbs.core.pipeline.BoundedPipeline;
+import org.jpbs.core.pipeline.Workers;
 import org.jpbs.core.crypto.Fingerprint;
 import org.jpbs.core.crypto.MasterKey;
 import org.jpbs.core.errors.EncryptedDataException;
@@ -150,6 +162,67 @@ public final class RestoreEngine {
             case BLOCKING -> local(key, progress).restore(index, source, target, resource);
             case ASYNC -> remote(key, progress).restore(index, source::fetchChunk, target, resource);
         };
+    }
+
+    /** Receives chunks as stored (encoded, not decoded) from {@link #copyEncoded}; called from worker threads. */
+    @FunctionalInterface
+    public interface EncodedChunkConsumer {
+        void accept(EncodedChunk chunk) throws IOException;
+    }
+
+    /** What {@link #copyEncoded} read: distinct chunks handed over and their encoded bytes. */
+    public record CopyStats(long chunks, long bytes) {}
+
+    /**
+     * The chunk stream of an index as stored, for a sync ({@code docs/sync.md}): every distinct
+     * chunk for which {@code wanted} returns true (asked on this thread, once per digest) is read
+     * from the source, up to {@code fetchConcurrency + workers} at once, checked (CRC; an
+     * unencrypted chunk is also decoded and its length and digest checked, as PBS's pull does) and
+     * handed to {@code out} unchanged, from a worker thread. Nothing is decrypted or re-encoded.
+     *
+     * @throws CorruptDataException if a chunk fails its check
+     */
+    public CopyStats copyEncoded(IndexFile index, Predicate<Digest> wanted, EncodedChunkConsumer out, String resource)
+            throws IOException {
+        LongAdder chunks = new LongAdder();
+        LongAdder bytes = new LongAdder();
+        Set<Digest> seen = new HashSet<>();
+        try (BoundedPipeline pipe = new BoundedPipeline("copy of " + resource, fetchConcurrency + workers,
+                Workers.pool(workers, "copy"))) {
+            for (int i = 0; i < index.chunkCount() && !pipe.failed(); i++) {
+                Digest d = index.digest(i);
+                if (!seen.add(d) || !wanted.test(d)) {
+                    continue;
+                }
+                int length = index.chunkLength(i);
+                pipe.submitAsync(() -> CompletableFuture.supplyAsync(() -> d, pipe.pool())
+                        .thenCompose(source::fetchChunk)
+                        .thenApplyAsync(blob -> {
+                            try {
+                                out.accept(checked(d, blob, length, resource));
+                            } catch (IOException e) {
+                                throw new CompletionException(e);
+                            }
+                            chunks.increment();
+                            bytes.add(blob.rawLength());
+                            return d;
+                        }, pipe.pool()), x -> { });
+            }
+            pipe.finish();
+        }
+        return new CopyStats(chunks.sum(), bytes.sum());
+    }
+
+    private EncodedChunk checked(Digest d, DataBlob blob, int length, String resource) throws IOException {
+        String what = resource + ": chunk " + d.hex();
+        blob.verifyCrc(what);
+        if (verify && !blob.isEncrypted()) {
+            byte[] plain = blob.decode(what, length, null);
+            if (!Digest.sha256(plain).equals(d)) {
+                throw new CorruptDataException(what, -1, "content does not match its digest");
+            }
+        }
+        return new EncodedChunk(d, blob, length);
     }
 
     private ImageRestore local(CryptConfig key, ProgressListener progress) {

@@ -41,13 +41,11 @@ final class JobAdminApi {
                 continue;
             }
             ObjectNode o = JobConfigApi.toJson(c);
-            if (kind != JobKind.SYNC) {
-                JobStatus st = svc.scheduler().status(jobs.of(c));
-                putIf(o, "next-run", st.nextRun());
-                putIf(o, "last-run-state", st.lastRunState());
-                putIf(o, "last-run-upid", st.lastRunUpid());
-                putIf(o, "last-run-endtime", st.lastRunEndtime());
-            }
+            JobStatus st = svc.scheduler().status(jobs.of(c));
+            putIf(o, "next-run", st.nextRun());
+            putIf(o, "last-run-state", st.lastRunState());
+            putIf(o, "last-run-upid", st.lastRunUpid());
+            putIf(o, "last-run-endtime", st.lastRunEndtime());
             a.add(o);
         }
         return JobConfigApi.withDigest(a, f);
@@ -78,9 +76,6 @@ final class JobAdminApi {
         JobConfig c = JobConfigStore.open(svc.scheduler().configDir(), kind).read().get(id)
                 .orElseThrow(() -> ApiException.badRequest("no such " + kind.sectionType() + " '" + id + "'"));
         JobPrivileges.checkModify(acc, c);
-        if (kind == JobKind.SYNC) {
-            throw new ApiException(501, "sync jobs are not implemented yet");
-        }
         try {
             Upid upid = svc.scheduler().runNow(new ScheduledJobs(svc, svc.scheduler().configDir()).of(c), acc.authid());
             return RestResponse.data(F.textNode(upid.toString()));

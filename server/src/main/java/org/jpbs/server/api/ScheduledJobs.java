@@ -18,6 +18,7 @@ import org.jpbs.datastore.jobs.JobKind;
 import org.jpbs.datastore.task.TaskJob;
 import org.jpbs.server.ServerServices;
 import org.jpbs.server.jobs.ScheduledJob;
+import org.jpbs.server.jobs.SyncTasks;
 
 /**
  * The scheduler's jobs, read from the configuration at every tick ({@code docs/jobs.md}): the
@@ -25,6 +26,8 @@ import org.jpbs.server.jobs.ScheduledJob;
  * {@code prune-schedule}, every prune job of {@code prune.cfg} that is not disabled and every
  * verification job of {@code verification.cfg}. Each runs through the server's
  * {@link DatastoreJobs} (the same GC, prune and verify as the admin API) over all groups.
+ * Sync jobs of {@code sync.cfg} with a schedule run through the {@link SyncTasks} handed in
+ * ({@code docs/sync.md#running}).
  */
 public final class ScheduledJobs {
     private static final System.Logger LOG = System.getLogger(ScheduledJobs.class.getName());
@@ -32,12 +35,21 @@ public final class ScheduledJobs {
     private final ServerServices svc;
     private final JobConfigStore prune;
     private final JobConfigStore verify;
+    private final JobConfigStore sync;
+    private final SyncTasks syncTasks;
 
-    /** The jobs of the services' datastores and of the job files in {@code configDir}. */
+    /** The jobs of the services' datastores and of the job files in {@code configDir}; sync jobs as the scheduler's {@link SyncTasks}. */
     public ScheduledJobs(ServerServices svc, Path configDir) {
+        this(svc, configDir, svc.scheduler().syncTasks());
+    }
+
+    /** As {@link #ScheduledJobs(ServerServices, Path)}, with sync jobs run by {@code syncTasks}. */
+    public ScheduledJobs(ServerServices svc, Path configDir, SyncTasks syncTasks) {
         this.svc = svc;
         this.prune = JobConfigStore.open(configDir, JobKind.PRUNE);
         this.verify = JobConfigStore.open(configDir, JobKind.VERIFY);
+        this.sync = JobConfigStore.open(configDir, JobKind.SYNC);
+        this.syncTasks = syncTasks;
     }
 
     /** Every scheduled job now (a file that does not parse is logged and contributes none). */
@@ -51,10 +63,10 @@ public final class ScheduledJobs {
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.ERROR, "scheduler: datastore.cfg: " + e.getMessage());
         }
-        for (JobConfigStore st : List.of(prune, verify)) {
+        for (JobConfigStore st : List.of(prune, verify, sync)) {
             try {
                 for (JobConfig c : st.read().all()) {
-                    if (!c.disabled()) {
+                    if (!c.disabled() && (c.kind() != JobKind.SYNC || c.schedule().isPresent())) {
                         out.add(of(c));
                     }
                 }
@@ -72,8 +84,16 @@ public final class ScheduledJobs {
                     h -> svc.jobs().prune(h, pruneParams(c.props()), GroupScope.ALL));
             case VERIFY -> job("verificationjob", c.id(), c.store() + ":" + c.id(), c.schedule().orElse(null), c.store(),
                     h -> svc.jobs().verify(h, verifyParams(c), GroupScope.ALL));
-            default -> throw new IllegalArgumentException("no scheduled " + c.kind().sectionType() + " jobs yet");
+            case SYNC -> job("syncjob", c.id(), syncWorkerId(c), c.schedule().orElse(null), c.store(),
+                    c.get("sync-direction").orElse("pull").equals("push") ? Operation.READ : Operation.WRITE,
+                    h -> syncTasks.task(c, h));
+            default -> throw new IllegalArgumentException("no scheduled " + c.kind().sectionType() + " jobs");
         };
+    }
+
+    /** A sync job's task worker id: {@code <remote>:<remote-store>:<store>:<job id>}. */
+    private static String syncWorkerId(JobConfig c) {
+        return c.get("remote").orElse("-") + ":" + c.get("remote-store").orElse("-") + ":" + c.store() + ":" + c.id();
     }
 
     /** The garbage collection of a datastore. */
@@ -159,6 +179,11 @@ public final class ScheduledJobs {
     }
 
     private static ScheduledJob job(String type, String id, String workerId, String schedule, String store, Body body) {
+        return job(type, id, workerId, schedule, store, Operation.WRITE, body);
+    }
+
+    private static ScheduledJob job(String type, String id, String workerId, String schedule, String store,
+                                    Operation op, Body body) {
         return new ScheduledJob() {
             @Override
             public String stateType() {
@@ -192,7 +217,7 @@ public final class ScheduledJobs {
 
             @Override
             public Operation operation() {
-                return Operation.WRITE;
+                return op;
             }
 
             @Override

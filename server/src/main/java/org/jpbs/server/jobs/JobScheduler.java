@@ -38,6 +38,7 @@ public final class JobScheduler implements AutoCloseable {
     public static final String AUTH_ID = "root@pam";
 
     private final Path configDir;
+    private volatile SyncTasks syncTasks = SyncTasks.NONE;
     private final DatastoreCache stores;
     private final TaskManager tasks;
     private final JobStateStore states;
@@ -63,7 +64,20 @@ public final class JobScheduler implements AutoCloseable {
         this.zone = zone;
     }
 
-    /** The config directory. */
+    /** How sync jobs run (see {@link #syncTasks(SyncTasks)}). */
+    public SyncTasks syncTasks() {
+        return syncTasks;
+    }
+
+    /**
+     * Hands in the sync engine ({@code docs/sync.md#running}); until then sync jobs fail to
+     * start with a message saying so ({@link SyncTasks#NONE}).
+     */
+    public void syncTasks(SyncTasks tasks) {
+        this.syncTasks = java.util.Objects.requireNonNull(tasks, "tasks");
+    }
+
+    /** The configuration directory (job files, job states). */
     public Path configDir() {
         return configDir;
     }

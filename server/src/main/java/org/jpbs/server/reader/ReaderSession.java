@@ -60,6 +60,8 @@ public final class ReaderSession implements Http2Service {
     private final DirLock snapshotLock;
     private final SerialExecutor serial;
     private final Set<Digest> allowed = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.LongAdder sentChunks = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder sentChunkBytes = new java.util.concurrent.atomic.LongAdder();
     private final String logPrefix;
     private final boolean debug;
 
@@ -238,6 +240,8 @@ public final class ReaderSession implements Http2Service {
         byte[] raw = ds.chunkStore().read(d).raw();
         task.record("restore.bytes", raw.length);
         task.record("restore.chunks", 1);
+        sentChunks.increment();
+        sentChunkBytes.add(raw.length);
         return H2Response.raw(raw);
     }
 
@@ -259,6 +263,7 @@ public final class ReaderSession implements Http2Service {
     public void connectionClosed() {
         serial.execute(() -> {
             try {
+                task.log("sent " + sentChunks.sum() + " chunks (" + sentChunkBytes.sum() + " bytes)");
                 task.log("reader finished successfully");
                 task.finish(task.abortRequested() ? org.jpbs.datastore.task.TaskAbortedException.MESSAGE : null);
             } finally {

@@ -1,0 +1,77 @@
+package org.jpbs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jpbs.core.api.Upid;
+import org.jpbs.datastore.jobs.JobConfig;
+import org.jpbs.datastore.jobs.JobKind;
+import org.jpbs.server.ServerServices;
+import org.jpbs.server.api.ScheduledJobs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A sync job whose remote's certificate changed fails with both fingerprints in its task log,
+ * and the failure is notified ({@code docs/sync.md#remotes}, {@code docs/notifications.md}): the
+ * server's scheduler runs the job with the sync engine {@code jpbs serve} hands in, and a
+ * webhook matching {@code type=sync} receives an error notification.
+ */
+class SyncNotificationTest {
+    @TempDir(factory = FastTempDirs.class)
+    Path tmp;
+
+    @Test
+    void aChangedRemoteCertificateFailsTheJobAndIsNotified() throws Exception {
+        BlockingQueue<String> posts = new LinkedBlockingQueue<>();
+        HttpServer hooks = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        hooks.createContext("/", ex -> {
+            posts.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        hooks.start();
+        try (NetTestServer remote = NetTestServer.startWithUsers(tmp.resolve("remote"));
+             NetTestServer local = NetTestServer.startWithUsers(tmp.resolve("local"))) {
+            Path config = local.dir.resolve("config");
+            // pinned: the local server's own fingerprint, not the remote's (as after a renewal)
+            Files.writeString(config.resolve("remote.cfg"), "remote: offsite\n\thost 127.0.0.1\n\tport " + remote.port()
+                    + "\n\tauth-id " + NetTestServer.TOKEN_ID + "\n\tpassword " + Base64.getEncoder().encodeToString(
+                    remote.tokenSecret.getBytes(StandardCharsets.UTF_8)) + "\n\tfingerprint " + local.fingerprint() + "\n");
+            String body = "{\"title\":\"{{ title }}\",\"severity\":\"{{ severity }}\",\"type\":\"{{ fields.type }}\"}";
+            Files.writeString(config.resolve("notifications.cfg"), "webhook: hook\n\tbody "
+                    + Base64.getEncoder().encodeToString(body.getBytes(StandardCharsets.UTF_8)) + "\n\tmethod post\n\turl http://127.0.0.1:"
+                    + hooks.getAddress().getPort() + "/\n\nmatcher: syncs\n\tmatch-field exact:type=sync\n\ttarget hook\n");
+            ServerServices svc = local.server.services();
+            svc.scheduler().syncTasks(org.jpbs.cli.admin.SyncEngineTasks.of(config));
+            JobConfig job = new JobConfig(JobKind.SYNC, "offsite-pull", Map.of("store", NetTestServer.STORE,
+                    "remote", "offsite", "remote-store", NetTestServer.STORE));
+            Upid upid = svc.scheduler().runNow(new ScheduledJobs(svc, config).of(job), "root@pam");
+            String post = posts.poll(60, TimeUnit.SECONDS);
+            assertNotNull(post, "the failed sync job was notified");
+            JsonNode j = new ObjectMapper().readTree(post);
+            assertEquals("error", j.get("severity").asText(), post);
+            assertEquals("sync", j.get("type").asText(), post);
+            assertTrue(j.get("title").asText().startsWith("Sync Datastore"), post);
+            String log = String.join("\n", svc.tasks().log(upid, 0, Long.MAX_VALUE).lines());
+            assertTrue(log.contains("TASK ERROR: remote 'offsite' (127.0.0.1:" + remote.port()
+                    + "): the server's certificate changed - remote.cfg pins fingerprint " + local.fingerprint()
+                    + ", the server presents " + remote.fingerprint()), log);
+        } finally {
+            hooks.stop(0);
+        }
+    }
+}

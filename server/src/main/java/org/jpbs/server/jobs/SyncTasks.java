@@ -1,0 +1,26 @@
+package org.jpbs.server.jobs;
+
+import java.io.IOException;
+import org.jpbs.datastore.config.DatastoreHandle;
+import org.jpbs.datastore.jobs.JobConfig;
+import org.jpbs.datastore.task.TaskJob;
+
+/**
+ * Where sync jobs plug into the scheduler ({@code docs/sync.md#running}): the sync engine needs
+ * the network client, which the server does not depend on, so the composition root
+ * ({@code jpbs serve}) hands it in. {@link #NONE} refuses every sync job.
+ */
+@FunctionalInterface
+public interface SyncTasks {
+    /** No sync engine: a sync job fails to start with a message saying so. */
+    SyncTasks NONE = (job, store) -> {
+        throw new IOException("sync job '" + job.id() + "': this server was started without the sync engine");
+    };
+
+    /**
+     * The task body of a sync job on the local datastore {@code store} (open for the task's run).
+     *
+     * @throws IOException to refuse the start
+     */
+    TaskJob task(JobConfig job, DatastoreHandle store) throws IOException;
+}
