@@ -46,8 +46,9 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
     String syncLevel;
 
     @Option(names = "--backend", paramLabel = "SPEC",
-            description = "type=filesystem (default) or type=s3,client=ENDPOINT,bucket=BUCKET[,max-cache-size=SIZE]:"
-                    + " chunks and snapshot files in an S3 bucket, PATH is the local cache (docs/s3.md).")
+            description = "type=filesystem (default), or type=s3 with client=ENDPOINT, bucket=BUCKET and optionally"
+                    + " max-cache-size=SIZE, comma-separated: chunks and snapshot files in an S3 bucket, PATH is"
+                    + " the local cache (docs/s3.md).")
     String backend;
 
     @Option(names = "--reuse", description = "With NAME: register an existing datastore at PATH instead of creating one.")

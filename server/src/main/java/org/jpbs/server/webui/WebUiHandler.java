@@ -65,7 +65,11 @@ public final class WebUiHandler implements RestHandler {
                 return answer(req, a.get().body(), a.get().contentType(), a.get().etag(), IMMUTABLE);
             }
         }
-        throw ApiException.pathNotFound(path);
+        if (path.equals("/") || path.equals("/index.html") || path.startsWith("/ui/")) {
+            throw ApiException.pathNotFound(path);
+        }
+        // the routes outside /api2/json (e.g. /metrics) and PBS's 404 for any other path: the routing table's
+        return api.handle(req);
     }
 
     private static RestResponse answer(RestRequest req, byte[] body, String type, String etag, String cache) {

@@ -61,13 +61,15 @@ class WebUiHandlerTest {
     }
 
     @Test
-    void unknownPathsAndOtherBuildsArePbsNotFound() {
+    void unknownPathsAndOtherBuildsArePbsNotFound() throws Exception {
         for (String path : new String[] {"/ui/0000000000000000/app.js", "/ui/" + assets.build() + "/nope.js",
-                "/ui/" + assets.build() + "/index.html", "/favicon.ico", "/ui/" + assets.build() + "/../pom.xml"}) {
+                "/ui/" + assets.build() + "/index.html", "/ui/" + assets.build() + "/../pom.xml"}) {
             ApiException e = assertThrows(ApiException.class, () -> get(path, null), path);
             assertEquals(404, e.status());
             assertEquals("Path '" + path + "' not found.", e.getMessage());
         }
+        // any other path (a route outside /api2/json such as /metrics, or an unknown one) is the routing table's
+        assertArrayEquals("api /favicon.ico".getBytes(StandardCharsets.UTF_8), get("/favicon.ico", null).body());
         HttpHeaders h = new DefaultHttpHeaders();
         ApiException post = assertThrows(ApiException.class,
                 () -> ui.handle(new RestRequest("POST", "/", "", h, new byte[0], null)));
