@@ -3,8 +3,11 @@ package org.jpbs.client.engine;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.jpbs.client.progress.ProgressListener;
+import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.client.restore.ChunkConsumer;
 import org.jpbs.client.restore.ImageRestore;
 import org.jpbs.client.restore.PipelinedRestore;
@@ -150,6 +153,19 @@ public final class RestoreEngine {
             case BLOCKING -> local(key, progress).restore(index, source, target, resource);
             case ASYNC -> remote(key, progress).restore(index, source::fetchChunk, target, resource);
         };
+    }
+
+    /**
+     * Extracts the file archive {@code index} (a {@code .pxar.didx}) into the directory
+     * {@code target} with its metadata ({@link TreeExtractor}); the stream is fetched and
+     * verified as for {@link #restore(IndexFile, CryptConfig, OutputStream, String, ProgressListener)}.
+     *
+     * @param warnings receives one line per entry whose metadata could not be restored
+     */
+    public RestoreStats extractTree(IndexFile index, CryptConfig key, Path target, TreeExtractor.Options options,
+                                    Consumer<String> warnings, String resource, ProgressListener progress)
+            throws IOException {
+        return TreeRestore.extract(this, index, key, target, options, warnings, resource, progress);
     }
 
     private ImageRestore local(CryptConfig key, ProgressListener progress) {
