@@ -157,11 +157,12 @@ public final class BackupEngine {
     }
 
     /**
-     * Opens a dynamic index written as a byte stream, cut by the buzhash chunker; chunks are
+     * Opens a dynamic index written as a byte stream, cut by the buzhash chunker of average
+     * size {@code averageChunkSize} (a power of two, e.g. {@link DynamicArchiveStream#AVERAGE_CHUNK_SIZE}); chunks are
      * processed on the engine's workers. End it with {@link DynamicArchiveStream#finish}.
      */
-    public DynamicArchiveStream openDynamicStream(String serverName) throws IOException {
-        return new DynamicArchiveStream(openDynamicIndex(serverName), workers);
+    public DynamicArchiveStream openDynamicStream(String serverName, int averageChunkSize) throws IOException {
+        return new DynamicArchiveStream(openDynamicIndex(serverName), averageChunkSize, workers);
     }
 
     /**
@@ -176,7 +177,7 @@ public final class BackupEngine {
         TreeBackup t;
         synchronized (this) {
             if (trees == null) {
-                trees = new TreeBackup(this, workers);
+                trees = new TreeBackup(this);
             }
             t = trees;
         }

@@ -19,14 +19,16 @@ import org.jpbs.core.manifest.FileEntry;
 
 /**
  * A dynamic archive written as a byte stream ({@code docs/pxar.md#backup-and-restore}): what is
- * written is cut by the buzhash chunker (PBS's 4 MiB average) and every chunk is hashed,
+ * written is cut by the buzhash chunker (PBS's 4 MiB average for archives, 512 KiB for the catalog) and every chunk is hashed,
  * reused or compressed and stored by the archive's processor on {@code workers} threads, at
  * most {@code 2 * workers} chunks in flight; the digests enter the index in stream order.
  * {@link #finish} ends the index and returns its manifest entry. Not thread-safe (one producer).
  */
 public final class DynamicArchiveStream extends OutputStream {
-    /** The average chunk size of PBS's dynamic archives. */
+    /** The average chunk size of PBS's file archives. */
     public static final int AVERAGE_CHUNK_SIZE = 4 * 1024 * 1024;
+    /** The average chunk size of PBS's catalog. */
+    public static final int CATALOG_CHUNK_SIZE = 512 * 1024;
 
     private record Pending(long end, Future<Digest> digest) {}
 
@@ -39,7 +41,7 @@ public final class DynamicArchiveStream extends OutputStream {
     private final long started = System.nanoTime();
     private boolean done;
 
-    DynamicArchiveStream(BackupEngine.Archive archive, int workers) {
+    DynamicArchiveStream(BackupEngine.Archive archive, int averageChunkSize, int workers) {
         this.archive = archive;
         this.pool = Executors.newFixedThreadPool(workers, r -> {
             Thread t = new Thread(r, "jpbs-dynamic-" + archive.writer().serverName());
@@ -47,7 +49,7 @@ public final class DynamicArchiveStream extends OutputStream {
             return t;
         });
         this.inFlight = 2 * workers;
-        this.chunks = ChunkingOutputStream.buzhash(AVERAGE_CHUNK_SIZE, this::chunk);
+        this.chunks = ChunkingOutputStream.buzhash(averageChunkSize, this::chunk);
     }
 
     /** The archive's result: its manifest entry and counters. */

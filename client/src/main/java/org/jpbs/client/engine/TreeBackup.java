@@ -19,23 +19,21 @@ final class TreeBackup {
     static final String CATALOG = "catalog.pcat1.didx";
 
     private final BackupEngine engine;
-    private final int workers;
     private DynamicArchiveStream catalogStream;
     private CatalogWriter catalog;
 
-    TreeBackup(BackupEngine engine, int workers) {
+    TreeBackup(BackupEngine engine) {
         this.engine = engine;
-        this.workers = workers;
     }
 
     /** Archives {@code root} as {@code serverName} (a {@code .pxar.didx}). */
     synchronized DynamicArchiveStream.Result archive(String serverName, Path root, TreeArchiver.Options options,
             Consumer<String> warnings) throws IOException {
         if (catalog == null) {
-            catalogStream = engine.openDynamicStream(CATALOG);
+            catalogStream = engine.openDynamicStream(CATALOG, DynamicArchiveStream.CATALOG_CHUNK_SIZE);
             catalog = new CatalogWriter(catalogStream);
         }
-        DynamicArchiveStream out = engine.openDynamicStream(serverName);
+        DynamicArchiveStream out = engine.openDynamicStream(serverName, DynamicArchiveStream.AVERAGE_CHUNK_SIZE);
         try {
             catalog.startDirectory(serverName.getBytes(StandardCharsets.UTF_8));
             new TreeArchiver(options, catalog, warnings).archive(root, out);
