@@ -109,7 +109,7 @@ class CliBadInputTest {
         fails(1, "archive 'root.pxar': " + missing + ": no such file or directory", backup("root.pxar:" + missing));
         fails(2, "only NAME.pxar makes a dynamic index", backup("root.didx:" + tmp));
         fails(2, "use NAME.img for an image", backup("x.fidx:" + img));
-        fails(2, "invalid archive name 'r/t.pxar'", backup("r/t.pxar:" + tmp));
+        fails(2, "invalid archive name 'r/t.pxar.didx'", backup("r/t.pxar:" + tmp));
         fails(2, "unknown backup type 'xx'", "backup", "--repository", repo.toString(), "--backup-type", "xx",
                 "disk.img:" + img);
         fails(2, "invalid backup id 'a b'", "backup", "--repository", repo.toString(), "--backup-id", "a b",

@@ -106,8 +106,8 @@ public final class CatalogCommand implements Callable<Integer> {
     }
 
     /** {@code jpbs catalog dump SNAPSHOT}. */
-    @Command(name = "dump", description = {"Print every entry of the snapshot's file archives:",
-        "TYPE \"PATH\", files with size and modification time."})
+    @Command(name = "dump", description = {"Print every entry of the snapshot's file archives.",
+        "One line per entry: TYPE \"PATH\", files with size and modification time."})
     public static final class Dump extends Base {
         /** Creates the command; {@code ctx} gives its streams and environment. */
         public Dump(CliContext ctx) {
@@ -121,8 +121,8 @@ public final class CatalogCommand implements Callable<Integer> {
     }
 
     /** {@code jpbs catalog find SNAPSHOT GLOB...}. */
-    @Command(name = "find", description = {"Print the paths (/NAME.pxar.didx/...) of the snapshot's file archives",
-        "that match GLOB (gitignore-like; '!' excludes; several: the last match decides)."})
+    @Command(name = "find", description = {"Print the paths in the snapshot's file archives that match GLOB.",
+        "Paths are /NAME.pxar.didx/...; GLOB is gitignore-like ('!' excludes; several: the last match decides)."})
     public static final class Find extends Base {
         @Parameters(index = "1..*", arity = "1..*", paramLabel = "GLOB", description = "Pattern, e.g. *.conf or /root.pxar.didx/etc/**.")
         List<String> globs;
