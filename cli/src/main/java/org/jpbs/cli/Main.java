@@ -33,7 +33,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "jpbs", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Deduplicating backups in a Proxmox Backup Server compatible datastore.",
-        subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class, SnapshotCommand.class,
+        subcommands = {DatastoreCommand.class, BackupCommand.class, RestoreCommand.class,
+            org.jpbs.cli.commands.CatalogCommand.class, SnapshotCommand.class,
             GcCommand.class, PruneCommand.class, VerifyCommand.class,
             org.jpbs.cli.manage.ListCommand.class, org.jpbs.cli.manage.StatusCommand.class,
             org.jpbs.cli.manage.ChangeOwnerCommand.class, org.jpbs.cli.manage.GroupCommand.class,

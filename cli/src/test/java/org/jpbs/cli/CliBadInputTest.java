@@ -105,7 +105,11 @@ class CliBadInputTest {
         fails(2, "index.json.blob", backup("index.json:" + conf));
         fails(2, "given twice", backup("disk.img:" + img, "disk.img:" + img));
         fails(1, tmp + " is a directory", backup("disk.img:" + img, "x.conf:" + tmp));
-        fails(2, "archive 'root.pxar:", backup("root.pxar:" + tmp));
+        fails(1, "archive 'root.pxar': " + img + " is not a directory", backup("root.pxar:" + img));
+        fails(1, "archive 'root.pxar': " + missing + ": no such file or directory", backup("root.pxar:" + missing));
+        fails(2, "only NAME.pxar makes a dynamic index", backup("root.didx:" + tmp));
+        fails(2, "use NAME.img for an image", backup("x.fidx:" + img));
+        fails(2, "invalid archive name 'r/t.pxar.didx'", backup("r/t.pxar:" + tmp));
         fails(2, "unknown backup type 'xx'", "backup", "--repository", repo.toString(), "--backup-type", "xx",
                 "disk.img:" + img);
         fails(2, "invalid backup id 'a b'", "backup", "--repository", repo.toString(), "--backup-id", "a b",

@@ -14,16 +14,32 @@ import org.jpbs.core.api.SafeId;
 /**
  * One {@code NAME:PATH} argument of {@code jpbs backup}, checked before anything is written.
  * {@code NAME.img} is a raw image (fixed index, {@code docs/formats.md#fixed-index-fidx}) read from a
- * regular file or block device; any name not ending in {@code .img}, {@code .pxar},
- * {@code .fidx} or {@code .didx} is a blob (e.g. {@code qemu-server.conf}) read from a
- * regular file of at most 128 MiB.
+ * regular file or block device; {@code NAME.pxar} is a directory tree (file archive, a pxar
+ * stream in a dynamic index, {@code docs/pxar.md#backup-and-restore}); any name not ending in
+ * {@code .img}, {@code .pxar}, {@code .mpxar}, {@code .ppxar}, {@code .pcat1}, {@code .fidx} or
+ * {@code .didx} is a blob (e.g. {@code qemu-server.conf}) read from a regular file of at most 128 MiB.
  *
  * @param cliName    the name as given ({@code disk.img})
  * @param serverName the file name in the snapshot ({@code disk.img.fidx})
- * @param path       the source file
- * @param image      true for an image (fixed index), false for a blob
+ * @param path       the source file or directory
+ * @param kind       what the archive is made of
  */
-public record ArchiveSpec(String cliName, String serverName, Path path, boolean image) {
+public record ArchiveSpec(String cliName, String serverName, Path path, Kind kind) {
+    /** The three archive kinds of a backup. */
+    public enum Kind {
+        /** A raw image: fixed index. */
+        IMAGE,
+        /** A directory tree: pxar stream in a dynamic index, listed in the catalog. */
+        TREE,
+        /** A file: blob. */
+        BLOB
+    }
+
+    /** True for an image. */
+    public boolean image() {
+        return kind == Kind.IMAGE;
+    }
+
     /** File names a snapshot reserves for itself. */
     private static final Set<String> RESERVED = Set.of("index.json.blob", "client.log.blob", "rsa-encrypted.key.blob");
 
@@ -56,9 +72,12 @@ public record ArchiveSpec(String cliName, String serverName, Path path, boolean 
         if (RESERVED.contains(server)) {
             throw new UsageException("archive '" + arg + "': the name " + server + " is reserved");
         }
-        if (server.endsWith(".didx")) {
-            throw new UsageException("archive '" + arg + "': directory (pxar/didx) archives are not supported yet;"
+        if (server.endsWith(".didx") && !name.endsWith(".pxar")) {
+            throw new UsageException("archive '" + arg + "': only NAME.pxar makes a dynamic index (a directory tree);"
                     + " use NAME.img for images and any other name for files");
+        }
+        if (server.endsWith(".fidx") && !name.endsWith(".img")) {
+            throw new UsageException("archive '" + arg + "': use NAME.img for an image");
         }
         boolean image = server.endsWith(".fidx");
         if (file.isEmpty()) {
@@ -67,6 +86,15 @@ public record ArchiveSpec(String cliName, String serverName, Path path, boolean 
         Path p = Path.of(file);
         if (!Files.exists(p)) {
             throw new IllegalArgumentException("archive '" + name + "': " + file + ": no such file or directory");
+        }
+        if (server.endsWith(".didx")) {
+            if (!Files.isDirectory(p)) {
+                throw new IllegalArgumentException("archive '" + name + "': " + file + " is not a directory");
+            }
+            if (!Files.isReadable(p) || !Files.isExecutable(p)) {
+                throw new IllegalArgumentException("archive '" + name + "': " + file + ": permission denied");
+            }
+            return new ArchiveSpec(name, server, p, Kind.TREE);
         }
         if (Files.isDirectory(p)) {
             throw new IllegalArgumentException("archive '" + name + "': " + file + " is a directory (expected "
@@ -90,7 +118,7 @@ public record ArchiveSpec(String cliName, String serverName, Path path, boolean 
                 throw new IllegalArgumentException("archive '" + name + "': " + file + ": " + e.getMessage(), e);
             }
         }
-        return new ArchiveSpec(name, server, p, image);
+        return new ArchiveSpec(name, server, p, image ? Kind.IMAGE : Kind.BLOB);
     }
 
     /**

@@ -18,6 +18,8 @@ import org.jpbs.cli.local.BlockDevices;
 import org.jpbs.client.backup.BackupStats;
 import org.jpbs.client.engine.BackupCrypt;
 import org.jpbs.client.engine.BackupEngine;
+import org.jpbs.client.engine.DynamicArchiveStream;
+import org.jpbs.client.pxar.fs.TreeArchiver;
 import org.jpbs.client.remote.RemoteSnapshotTarget;
 import org.jpbs.client.progress.Progress;
 import org.jpbs.client.progress.ProgressRenderer;
@@ -51,8 +53,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "backup", sortOptions = false,
         description = {"Back up images and files into a new snapshot.", "",
             "ARCHIVE is NAME.img:PATH for a raw image file or block device",
-            "(fixed index, 4 MiB chunks), or NAME.EXT:PATH for a file stored as a blob,",
-            "e.g. qemu-server.conf:/etc/pve/qemu-server/100.conf.", ""})
+            "(fixed index, 4 MiB chunks), NAME.pxar:DIR for a directory tree (pxar",
+            "file archive, dynamic index, listed in catalog.pcat1.didx), or NAME.EXT:PATH",
+            "for a file stored as a blob, e.g. qemu-server.conf:/etc/pve/qemu-server/100.conf.", ""})
 public final class BackupCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
@@ -85,6 +88,26 @@ public final class BackupCommand implements Callable<Integer> {
     @Option(names = "--upload-concurrency", paramLabel = "N", defaultValue = "16",
             description = "Chunk uploads in flight to a server (default: ${DEFAULT-VALUE}).")
     int uploadConcurrency;
+
+    @Option(names = "--exclude", paramLabel = "PATTERN",
+            description = {"Leave out paths of file archives matching PATTERN (gitignore-like, as .pxarexclude;",
+                "'!' re-includes); repeatable. Stored in the archive as /.pxarexclude-cli."})
+    List<String> excludes = List.of();
+
+    @Option(names = "--all-file-systems",
+            description = "File archives: include mounted file systems (default: stay on the root's file system).")
+    boolean allFileSystems;
+
+    @Option(names = "--include-dev", paramLabel = "PATH",
+            description = "File archives: also include the file system mounted at PATH; repeatable.")
+    List<Path> includeDevs = List.of();
+
+    @Option(names = "--skip-lost-and-found", description = "File archives: leave out directories named lost+found.")
+    boolean skipLostAndFound;
+
+    @Option(names = "--entries-max", paramLabel = "N", defaultValue = "1048576",
+            description = "File archives: most directory entries held in memory at once (default: ${DEFAULT-VALUE}).")
+    long entriesMax;
 
     @Mixin
     CryptOptions crypto;
@@ -138,6 +161,8 @@ public final class BackupCommand implements Callable<Integer> {
             throw new UsageException("--upload-concurrency must be at least 1, got " + uploadConcurrency);
         }
         List<ArchiveSpec> specs = ArchiveSpec.parseAll(archives);
+        TreeArchiver.Options treeOptions = TreeOptions.backup(excludes, allFileSystems, includeDevs, skipLostAndFound,
+                entriesMax);
         CryptOptions.Params cp = crypto.forBackup(ctx, masterKey);
         if (cp.crypt() != null) {
             output.info(ctx, "Using encryption key " + cp.keySource() + " (fingerprint " + cp.crypt().fingerprint().shortForm()
@@ -150,7 +175,8 @@ public final class BackupCommand implements Callable<Integer> {
         if (repo.isRemote(ctx)) {
             try (var pbs = repo.client(ctx);
                     RemoteSnapshotTarget target = RemoteSnapshotTarget.begin(pbs, group, backupTime, uploadConcurrency)) {
-                BackupStats total = backup(new BackupEngine(target, bc, w -> output.warn(ctx, w)), specs, threads, "uploaded");
+                BackupStats total = backup(new BackupEngine(target, bc, w -> output.warn(ctx, w)), specs, threads, "uploaded",
+                        treeOptions);
                 output.info(ctx, String.format(Locale.ROOT, "snapshot %s on %s: %d archive%s, %s new of %s, %d chunks uploaded (%s), %s",
                         Snapshots.describe(target.snapshot()), target.server(), specs.size(), specs.size() == 1 ? "" : "s",
                         Units.bytes(total.newBytes()), Units.bytes(total.totalBytes()), target.client().uploadedChunks(),
@@ -163,7 +189,7 @@ public final class BackupCommand implements Callable<Integer> {
         // holds the shared datastore lock until finish/abort (as a PBS backup writer)
         BackupStats total;
         try (LocalSnapshotTarget target = LocalSnapshotTarget.begin(ds, ref, owner(), true)) {
-            total = backup(new BackupEngine(target, bc, w -> output.warn(ctx, w)), specs, threads, "stored");
+            total = backup(new BackupEngine(target, bc, w -> output.warn(ctx, w)), specs, threads, "stored", treeOptions);
         }
         output.info(ctx, String.format(Locale.ROOT, "snapshot %s: %d archive%s, %s new of %s, %s",
                 Snapshots.describe(ref), specs.size(), specs.size() == 1 ? "" : "s", Units.bytes(total.newBytes()),
@@ -172,15 +198,15 @@ public final class BackupCommand implements Callable<Integer> {
     }
 
     /** Backs up every archive through the engine and finishes the snapshot; returns the image counters. */
-    private BackupStats backup(BackupEngine engine, List<ArchiveSpec> specs, int threads, String stored)
-            throws IOException {
+    private BackupStats backup(BackupEngine engine, List<ArchiveSpec> specs, int threads, String stored,
+            TreeArchiver.Options treeOptions) throws IOException {
         engine.workers(threads);
         BackupStats total = BackupStats.EMPTY;
         for (ArchiveSpec spec : specs) {
-            if (spec.image()) {
-                total = total.plus(backupImage(engine, spec));
-            } else {
-                backupBlob(engine, spec, stored);
+            switch (spec.kind()) {
+                case IMAGE -> total = total.plus(backupImage(engine, spec));
+                case TREE -> total = total.plus(backupTree(engine, spec, treeOptions));
+                case BLOB -> backupBlob(engine, spec, stored);
             }
         }
         engine.finish();
@@ -212,6 +238,15 @@ public final class BackupCommand implements Callable<Integer> {
         }
         output.info(ctx, Summary.backup(spec.serverName(), result.stats()));
         return result.stats();
+    }
+
+    private BackupStats backupTree(BackupEngine engine, ArchiveSpec spec, TreeArchiver.Options options)
+            throws IOException {
+        output.info(ctx, "Upload directory '" + spec.path() + "' as " + spec.serverName());
+        DynamicArchiveStream.Result r = engine.backupTree(spec.serverName(), spec.path(), options,
+                w -> output.warn(ctx, spec.cliName() + ": " + w));
+        output.info(ctx, Summary.backup(spec.serverName(), r.stats()));
+        return r.stats();
     }
 
     private void backupBlob(BackupEngine engine, ArchiveSpec spec, String stored) throws IOException {

@@ -1,6 +1,8 @@
 package org.jpbs.cli.commands;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -15,6 +17,7 @@ import org.jpbs.client.progress.ProgressRenderer;
 import org.jpbs.client.progress.Summary;
 import org.jpbs.client.progress.Units;
 import org.jpbs.client.engine.RestoreEngine;
+import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.client.remote.RemoteSnapshotSource;
 import org.jpbs.client.restore.PipelinedRestore;
 import org.jpbs.client.restore.RestoreStats;
@@ -46,7 +49,10 @@ import picocli.CommandLine.Parameters;
             "SNAPSHOT is type/id/time, or a group type/id for its latest finished snapshot.",
             "ARCHIVE is the name used at backup (disk.img, qemu-server.conf) or the file",
             "name in the snapshot (disk.img.fidx, root.pxar.didx, qemu-server.conf.blob).",
-            "Indexes are restored as their raw byte stream, blobs as their content.",
+            "A file archive (NAME.pxar) is extracted into the directory TARGET (created",
+            "if missing) with its metadata; to - or an existing file it is written as",
+            "its raw pxar stream. Other indexes are restored as their raw byte stream,",
+            "blobs as their content.",
             "TARGET is a file, a block device, or - for standard output. A file is written",
             "as TARGET.tmp-jpbs-XXXX and renamed over TARGET when complete. A symbolic",
             "link is followed: the file it points to is replaced, the link stays.", ""})
@@ -74,6 +80,22 @@ public final class RestoreCommand implements Callable<Integer> {
             description = "Chunk downloads in flight from a server (default: $PBS_RESTORE_FETCH_CONCURRENCY, else "
                     + PipelinedRestore.DEFAULT_FETCH_CONCURRENCY + ").")
     Integer fetchConcurrency;
+
+    @Option(names = "--pattern", paramLabel = "PATTERN",
+            description = "File archives: restore only paths matching PATTERN ('!' excludes); repeatable.")
+    List<String> patterns = List.of();
+
+    @Option(names = "--overwrite", description = "File archives: replace existing files in TARGET.")
+    boolean overwrite;
+
+    @Option(names = "--ignore-acls", description = "File archives: do not restore ACLs.")
+    boolean ignoreAcls;
+
+    @Option(names = "--ignore-xattrs", description = "File archives: do not restore xattrs and file capabilities.")
+    boolean ignoreXattrs;
+
+    @Option(names = "--ignore-ownership", description = "File archives: do not restore owners and groups.")
+    boolean ignoreOwnership;
 
     @Mixin
     CryptOptions crypto;
@@ -107,24 +129,26 @@ public final class RestoreCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException("ARCHIVE: " + e.getMessage(), e);
         }
+        TreeExtractor.Options extract = extractOptions(serverName);
         CryptConfig crypt = crypto.forRestore(ctx);
         BackupNamespace namespace = Snapshots.namespace(ns);
         if (repo.isRemote(ctx)) {
             try (var pbs = repo.client(ctx);
                     SnapshotSource source = RemoteSnapshotSource.open(pbs, Snapshots.resolve(pbs, namespace, snapshot))) {
                 return restore(new RestoreEngine(source).workers(threads).fetchConcurrency(fetches).sparse(sparse),
-                        serverName, crypt);
+                        serverName, crypt, extract);
             }
         }
         Datastore ds = repo.open(ctx, false, Operation.READ);
         try (SnapshotSource source = LocalSnapshotSource.open(ds, Snapshots.resolve(ds, namespace, snapshot))) {
-            return restore(new RestoreEngine(source).workers(threads).sparse(sparse), serverName, crypt);
+            return restore(new RestoreEngine(source).workers(threads).sparse(sparse), serverName, crypt, extract);
         }
     }
 
     /** Restores one archive (or the manifest's JSON) of the engine's snapshot to TARGET. */
     @SuppressWarnings("try") // the progress renderer only needs closing
-    private int restore(RestoreEngine engine, String serverName, CryptConfig crypt) throws IOException {
+    private int restore(RestoreEngine engine, String serverName, CryptConfig crypt, TreeExtractor.Options extract)
+            throws IOException {
         BackupSnapshotRef ref = engine.source().snapshot();
         if (serverName.equals(MANIFEST)) {
             return writeAll(engine.source().manifestJson(), MANIFEST);
@@ -136,6 +160,9 @@ public final class RestoreCommand implements Callable<Integer> {
             return writeAll(engine.readBlob(serverName, key), serverName);
         }
         IndexFile index = engine.openIndex(serverName);
+        if (extract != null) {
+            return extract(engine, index, key, serverName, extract);
+        }
         Progress progress = new Progress(index.size());
         try (RestoreTarget out = RestoreTarget.open(target, index.size(), ctx.rawOut())) {
             RestoreStats stats;
@@ -148,6 +175,39 @@ public final class RestoreCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw RestoreTarget.named(target, e);
         }
+        return 0;
+    }
+
+    /**
+     * The extractor's options if ARCHIVE is a file archive to extract (TARGET is not {@code -}
+     * nor an existing file or block device), else null; the file-archive options are refused
+     * for anything else.
+     */
+    private TreeExtractor.Options extractOptions(String serverName) {
+        boolean tree = serverName.endsWith(".pxar.didx") && !target.equals("-")
+                && (!Files.exists(Path.of(target)) || Files.isDirectory(Path.of(target)));
+        boolean given = !patterns.isEmpty() || overwrite || ignoreAcls || ignoreXattrs || ignoreOwnership;
+        if (!tree) {
+            if (given) {
+                throw new UsageException("--pattern, --overwrite and --ignore-* need a file archive (NAME.pxar)"
+                        + " extracted to a directory");
+            }
+            return null;
+        }
+        return new TreeExtractor.Options(overwrite, ignoreOwnership, ignoreAcls, ignoreXattrs,
+                TreeOptions.patterns("--pattern", patterns, true));
+    }
+
+    @SuppressWarnings("try") // the progress renderer only needs closing
+    private int extract(RestoreEngine engine, IndexFile index, CryptConfig key, String serverName,
+            TreeExtractor.Options options) throws IOException {
+        Progress progress = new Progress(index.size());
+        Path dir = Path.of(target);
+        RestoreStats stats;
+        try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {
+            stats = engine.extractTree(index, key, dir, options, w -> output.warn(ctx, w), serverName, progress);
+        }
+        output.info(ctx, Summary.restore(serverName, dir.toString(), stats));
         return 0;
     }
 

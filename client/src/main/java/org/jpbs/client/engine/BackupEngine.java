@@ -2,6 +2,7 @@ package org.jpbs.client.engine;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,6 +15,7 @@ import org.jpbs.client.backup.BackupStats;
 import org.jpbs.client.backup.ChunkProcessor;
 import org.jpbs.client.backup.ImageBackup;
 import org.jpbs.client.progress.ProgressListener;
+import org.jpbs.client.pxar.fs.TreeArchiver;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.snapshot.SnapshotTarget;
@@ -35,6 +37,9 @@ import org.jpbs.core.manifest.FileEntry;
  * <li>chunks assembled elsewhere (a VMA import, a hypervisor writing blocks) go through
  *     {@link #openFixedIndex} / {@link #openDynamicIndex}: an {@link Archive} with a
  *     {@link ChunkProcessor} and the index writer, closed with the finished index;</li>
+ * <li>a directory tree ({@link #backupTree}) becomes a pxar stream in a dynamic index of
+ *     buzhash chunks (4 MiB average), its entries listed in the snapshot's catalog
+ *     {@code catalog.pcat1.didx} ({@code docs/pxar.md#backup-and-restore});</li>
  * <li>a file ({@link #backupBlob}) becomes a blob.</li>
  * </ul>
  * For every index the engine reuses the previous snapshot's index of the same archive when it
@@ -53,6 +58,7 @@ public final class BackupEngine {
     private int workers = Runtime.getRuntime().availableProcessors();
     private boolean compress = true;
     private boolean warned;
+    private TreeBackup trees;
 
     /**
      * @param target where the snapshot goes (begun; the engine finishes it)
@@ -151,6 +157,34 @@ public final class BackupEngine {
     }
 
     /**
+     * Opens a dynamic index written as a byte stream, cut by the buzhash chunker of average
+     * size {@code averageChunkSize} (a power of two, e.g. {@link DynamicArchiveStream#AVERAGE_CHUNK_SIZE}); chunks are
+     * processed on the engine's workers. End it with {@link DynamicArchiveStream#finish}.
+     */
+    public DynamicArchiveStream openDynamicStream(String serverName, int averageChunkSize) throws IOException {
+        return new DynamicArchiveStream(openDynamicIndex(serverName), averageChunkSize, workers);
+    }
+
+    /**
+     * Backs up the directory tree {@code root} as the file archive {@code serverName}
+     * ({@code NAME.pxar.didx}) and lists it in the snapshot's catalog, which {@link #finish}
+     * ends. Trees are archived one after the other.
+     *
+     * @param warnings receives one line per file skipped or changed while read
+     */
+    public DynamicArchiveStream.Result backupTree(String serverName, Path root, TreeArchiver.Options options,
+            Consumer<String> warnings) throws IOException {
+        TreeBackup t;
+        synchronized (this) {
+            if (trees == null) {
+                trees = new TreeBackup(this);
+            }
+            t = trees;
+        }
+        return t.archive(serverName, root, options, warnings);
+    }
+
+    /**
      * Stores {@code data} as the blob {@code serverName} (compressed, encrypted in {@code encrypt} mode).
      *
      * @return the manifest entry (its size is the stored size)
@@ -180,6 +214,13 @@ public final class BackupEngine {
      * @return the finished snapshot
      */
     public BackupSnapshotRef finish() throws IOException {
+        TreeBackup t;
+        synchronized (this) {
+            t = trees;
+        }
+        if (t != null) {
+            t.finish();
+        }
         if (crypt.masterKeyBlob() != null && !has(MasterKey.BLOB_NAME)) {
             add(target.addBlob(MasterKey.BLOB_NAME, crypt.masterKeyBlob(), crypt.mode()));
         }
@@ -206,6 +247,13 @@ public final class BackupEngine {
 
     /** Gives the snapshot up (see {@link SnapshotTarget#abort}). */
     public void abort(String reason) {
+        TreeBackup t;
+        synchronized (this) {
+            t = trees;
+        }
+        if (t != null) {
+            t.abort();
+        }
         target.abort(reason);
     }
 

@@ -3,14 +3,17 @@ package org.jpbs.client.engine;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.jpbs.client.progress.ProgressListener;
+import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.client.restore.ChunkConsumer;
 import org.jpbs.client.restore.ImageRestore;
 import org.jpbs.client.restore.PipelinedRestore;
@@ -223,6 +226,19 @@ public final class RestoreEngine {
             }
         }
         return new EncodedChunk(d, blob, length);
+    }
+
+    /**
+     * Extracts the file archive {@code index} (a {@code .pxar.didx}) into the directory
+     * {@code target} with its metadata ({@link TreeExtractor}); the stream is fetched and
+     * verified as for {@link #restore(IndexFile, CryptConfig, OutputStream, String, ProgressListener)}.
+     *
+     * @param warnings receives one line per entry whose metadata could not be restored
+     */
+    public RestoreStats extractTree(IndexFile index, CryptConfig key, Path target, TreeExtractor.Options options,
+                                    Consumer<String> warnings, String resource, ProgressListener progress)
+            throws IOException {
+        return TreeRestore.extract(this, index, key, target, options, warnings, resource, progress);
     }
 
     private ImageRestore local(CryptConfig key, ProgressListener progress) {

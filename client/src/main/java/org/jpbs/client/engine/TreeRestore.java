@@ -1,0 +1,170 @@
+package org.jpbs.client.engine;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.jpbs.client.progress.ProgressListener;
+import org.jpbs.client.pxar.PxarDecoder;
+import org.jpbs.client.pxar.fs.TreeExtractor;
+import org.jpbs.client.restore.RestoreStats;
+import org.jpbs.core.crypto.CryptConfig;
+import org.jpbs.core.index.IndexFile;
+
+/**
+ * Extracts a file archive ({@code docs/pxar.md#backup-and-restore}): the restore engine
+ * writes the archive's byte stream in order (chunks fetched and verified in parallel) into a
+ * bounded pipe on a second thread, while the {@link TreeExtractor} decodes it on the caller's
+ * thread. A failure on either side stops the other; a failed chunk is reported rather than the
+ * truncated stream it leaves.
+ */
+final class TreeRestore {
+    private static final byte[] EOF = new byte[0];
+
+    private TreeRestore() {}
+
+    static RestoreStats extract(RestoreEngine engine, IndexFile index, CryptConfig key, Path target,
+            TreeExtractor.Options options, Consumer<String> warnings, String resource, ProgressListener progress)
+            throws IOException {
+        Pipe pipe = new Pipe();
+        CompletableFuture<RestoreStats> writer = new CompletableFuture<>();
+        Thread t = Thread.ofPlatform().name("jpbs-restore-" + resource).daemon().start(() -> {
+            try (OutputStream out = pipe.out) {
+                writer.complete(engine.restore(index, key, out, resource, progress));
+            } catch (Throwable e) {
+                writer.completeExceptionally(e);
+            }
+        });
+        IOException extractFailure = null;
+        try (InputStream in = pipe.in) {
+            new TreeExtractor(options, warnings).extract(new PxarDecoder(new BufferedInputStream(in, 1 << 16)), target);
+        } catch (IOException e) {
+            extractFailure = e;
+        }
+        try {
+            RestoreStats stats = writer.get();
+            if (extractFailure != null) {
+                throw extractFailure;
+            }
+            return stats;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            t.interrupt();
+            throw new InterruptedIOException("interrupted while restoring " + resource);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (extractFailure != null && c instanceof PipeClosedException) {
+                throw extractFailure;
+            }
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IOException(c.getMessage(), c);
+        }
+    }
+
+    /** The reader stopped: the rest of the stream is not wanted. */
+    private static final class PipeClosedException extends IOException {
+        PipeClosedException() {
+            super("restore stopped: the archive could not be extracted");
+        }
+    }
+
+    /** A bounded byte pipe between one writer and one reader thread (writes may come from any thread). */
+    private static final class Pipe {
+        private final BlockingQueue<byte[]> queue = new ArrayBlockingQueue<>(8);
+        private volatile boolean readerClosed;
+
+        final OutputStream out = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                if (len > 0) {
+                    put(Arrays.copyOfRange(b, off, off + len));
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                put(EOF);
+            }
+        };
+
+        private void put(byte[] piece) throws IOException {
+            try {
+                while (!queue.offer(piece, 200, TimeUnit.MILLISECONDS)) {
+                    if (readerClosed) {
+                        throw new PipeClosedException();
+                    }
+                }
+                if (readerClosed) {
+                    queue.clear();
+                    if (piece != EOF) {
+                        throw new PipeClosedException();
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted");
+            }
+        }
+
+        final InputStream in = new InputStream() {
+            private byte[] cur = new byte[0];
+            private int pos;
+            private boolean eof;
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (len == 0) {
+                    return 0;
+                }
+                while (pos == cur.length) {
+                    if (eof) {
+                        return -1;
+                    }
+                    try {
+                        cur = queue.take();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new InterruptedIOException("interrupted");
+                    }
+                    pos = 0;
+                    eof = cur == EOF;
+                }
+                int n = Math.min(len, cur.length - pos);
+                System.arraycopy(cur, pos, b, off, n);
+                pos += n;
+                return n;
+            }
+
+            @Override
+            public void close() {
+                readerClosed = true;
+                queue.clear();
+            }
+        };
+    }
+}
