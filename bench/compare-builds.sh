@@ -4,10 +4,11 @@
 # times, on the same image, and prints each run's table with the load average. Compare the two
 # in the same run only: this machine is shared and noisy.
 # Usage: bench/compare-builds.sh OLD_CHECKOUT NEW_CHECKOUT [SIZE_MIB] [RUNS] [ROUNDS]
+#   SIZE_MIB must hold /usr/share (default 1024); SKIP_NET=1 leaves out the network bench
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: bench/compare-builds.sh OLD_CHECKOUT NEW_CHECKOUT [SIZE_MIB] [RUNS] [ROUNDS]" >&2; exit 2; }
 old=$(readlink -f "$1"); new=$(readlink -f "$2")
-size=${3:-512}; runs=${4:-3}; rounds=${5:-2}
+size=${3:-1024}; runs=${4:-3}; rounds=${5:-2}
 for d in "$old" "$new"; do
   [ -x "$d/bench/backup-restore.sh" ] || { echo "compare-builds: $d: not a jpbs checkout" >&2; exit 2; }
   "$d/jpbs" --version >/dev/null

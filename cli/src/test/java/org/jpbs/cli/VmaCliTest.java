@@ -204,7 +204,7 @@ class VmaCliTest {
         CliRunner.Result v = ok("vma", "verify", "-v", sample.toString());
         assertTrue(v.out().contains("2 extents, 538112 bytes"), v.out());
         Path dir = tmp.resolve("sample");
-        fails(1, "detected missing cluster 23 of device drive-scsi0", "vma", "extract", sample.toString(), dir.toString());
+        fails(ExitCodes.CORRUPT, "detected missing cluster 23 of device drive-scsi0", "vma", "extract", sample.toString(), dir.toString());
         assertFalse(Files.exists(dir), "nothing left after a failed extract");
     }
 
@@ -270,8 +270,8 @@ class VmaCliTest {
         Path cut = tmp.resolve("cut.vma");
         Files.write(cut, Arrays.copyOf(a, a.length - 5000));
         Path dir = tmp.resolve("out");
-        fails(1, "truncated archive", "vma", "extract", cut.toString(), dir.toString());
-        fails(1, "truncated archive", "vma", "verify", cut.toString());
+        fails(ExitCodes.CORRUPT, "truncated archive", "vma", "extract", cut.toString(), dir.toString());
+        fails(ExitCodes.CORRUPT, "truncated archive", "vma", "verify", cut.toString());
         assertFalse(Files.exists(dir));
 
         int h = java.nio.ByteBuffer.wrap(a).getInt(56);
@@ -279,15 +279,15 @@ class VmaCliTest {
         md5[h + 100] ^= 1;
         Path bad = tmp.resolve("bad.vma");
         Files.write(bad, md5);
-        fails(1, "wrong extent MD5 (stored", "vma", "verify", bad.toString());
-        fails(1, "(at byte " + (h + 24) + ")", "vma", "extract", bad.toString(), dir.toString());
+        fails(ExitCodes.CORRUPT, "wrong extent MD5 (stored", "vma", "verify", bad.toString());
+        fails(ExitCodes.CORRUPT, "(at byte " + (h + 24) + ")", "vma", "extract", bad.toString(), dir.toString());
         assertFalse(Files.exists(dir));
         byte[] hdr = a.clone();
         hdr[40] ^= 1;
         Files.write(bad, hdr);
-        fails(1, "wrong header MD5", "vma", "list", bad.toString());
+        fails(ExitCodes.CORRUPT, "wrong header MD5", "vma", "list", bad.toString());
         Files.writeString(bad, "not an archive at all");
-        fails(1, "not a VMA archive", "vma", "list", bad.toString());
+        fails(ExitCodes.CORRUPT, "not a VMA archive", "vma", "list", bad.toString());
 
         Path big = tmp.resolve("big.conf");
         Files.write(big, new byte[65_536]);
