@@ -416,7 +416,7 @@ class EncryptionCliTest {
         assertEquals(1, r.exit(), r.all());
         assertEquals("jpbs: error: " + mdir + ": Is a directory\n", r.err());
         r = cli(Map.of("JPBS_MASTER_KEY_PASSWORD", "master passphrase")).run("key", "import-with-master-key", keyB.toString(), conf.toString(), dir.resolve("rec.json").toString());
-        assertEquals(1, r.exit(), r.all());
+        assertEquals(ExitCodes.CORRUPT, r.exit(), r.all()); // a master key file that holds no PEM: corrupt data
         assertEquals("jpbs: error: " + keyB + ": no PEM data found\n", r.err());
         Path missing = dir.resolve("no-such-password-file");
         r = cli(Map.of("PBS_ENCRYPTION_PASSWORD_FILE", missing.toString())).run("key", "change-passphrase", keyA.toString());
