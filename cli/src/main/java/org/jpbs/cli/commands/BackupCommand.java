@@ -53,9 +53,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "backup", sortOptions = false,
         description = {"Back up images and files into a new snapshot.", "",
             "ARCHIVE is NAME.img:PATH for a raw image file or block device",
-            "(fixed index, 4 MiB chunks), NAME.pxar:DIR for a directory tree (pxar",
-            "file archive, dynamic index, listed in catalog.pcat1.didx), or NAME.EXT:PATH",
-            "for a file stored as a blob, e.g. qemu-server.conf:/etc/pve/qemu-server/100.conf.", ""})
+            "(fixed index, 4 MiB chunks), NAME.pxar:DIR for a directory tree",
+            "(pxar file archive, dynamic index, listed in catalog.pcat1.didx),",
+            "or NAME.EXT:PATH for a file stored as a blob, for example",
+            "qemu-server.conf:/etc/pve/qemu-server/100.conf", ""})
 public final class BackupCommand implements Callable<Integer> {
     @Mixin
     HelpOption help;
