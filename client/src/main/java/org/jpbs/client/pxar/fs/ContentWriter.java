@@ -3,10 +3,10 @@ package org.jpbs.client.pxar.fs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
-import org.jpbs.client.pxar.PxarEntry;
-import org.jpbs.client.pxar.PxarFormat;
-import org.jpbs.client.pxar.PxarFormatException;
-import org.jpbs.client.pxar.ReadAt;
+import org.jpbs.core.pxar.PxarEntry;
+import org.jpbs.core.pxar.PxarFormat;
+import org.jpbs.core.pxar.PxarFormatException;
+import org.jpbs.core.pxar.ReadAt;
 
 /**
  * Writes a file's contents on extraction ({@code docs/pxar.md#extracting}): sparse (4 KiB

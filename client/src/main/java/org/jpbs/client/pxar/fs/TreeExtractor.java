@@ -9,12 +9,12 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.jpbs.client.pxar.Metadata;
-import org.jpbs.client.pxar.PxarDecoder;
-import org.jpbs.client.pxar.PxarEntry;
-import org.jpbs.client.pxar.PxarFlags;
-import org.jpbs.client.pxar.ReadAt;
-import org.jpbs.client.pxar.pattern.MatchEntry;
+import org.jpbs.core.pxar.Metadata;
+import org.jpbs.core.pxar.PxarDecoder;
+import org.jpbs.core.pxar.PxarEntry;
+import org.jpbs.core.pxar.PxarFlags;
+import org.jpbs.core.pxar.ReadAt;
+import org.jpbs.core.pxar.pattern.MatchEntry;
 
 /**
  * Writes a decoded pxar stream back to a directory ({@code docs/pxar.md#extracting}) with
