@@ -15,6 +15,7 @@ import java.util.List;
  */
 public final class PxarAccessor {
     private final ReadAt src;
+    private final ReadAt payload;
 
     /**
      * An entry found by the accessor: the decoded entry, where its FILENAME starts and how
@@ -27,7 +28,16 @@ public final class PxarAccessor {
     }
 
     public PxarAccessor(ReadAt src) {
+        this(src, null);
+    }
+
+    /**
+     * An accessor of a split archive: {@code src} the metadata stream ({@code .mpxar}),
+     * {@code payload} the contents ({@code .ppxar}, or null for a unified archive).
+     */
+    public PxarAccessor(ReadAt src, ReadAt payload) {
         this.src = src;
+        this.payload = payload;
     }
 
     /** The root directory. */
@@ -125,8 +135,45 @@ public final class PxarAccessor {
         }
         byte[] parent = parentOf(f.entry().path());
         PxarDecoder d = PxarDecoder.entryAt(src.streamFrom(f.offset()), f.offset(), parent);
-        d.next();
-        return d.contents();
+        return contents(d, d.next());
+    }
+
+    /**
+     * A decoder of {@code node} and, for a directory, everything below it: the first
+     * {@link PxarDecoder#next()} returns the node, a directory's entries follow in archive order
+     * and its {@link PxarEntry.Kind#DIRECTORY_END} is the last event the caller should ask for.
+     * Reads only the node's range of the archive.
+     */
+    public PxarDecoder decoder(Node node) {
+        if (node.offset() == 0) {
+            return new PxarDecoder(src.streamFrom(0, node.size()));
+        }
+        return PxarDecoder.entryAt(src.streamFrom(node.offset(), node.size()), node.offset(),
+                parentOf(node.entry().path()));
+    }
+
+    /**
+     * The contents of the file entry {@code e} that {@code d} just returned: from the decoder,
+     * or from the payload stream for a split archive's file.
+     */
+    public InputStream contents(PxarDecoder d, PxarEntry e) throws IOException {
+        return e.hasPayloadRef() ? payloadOf(payload, e) : d.contents();
+    }
+
+    /**
+     * The contents of a split archive's file from its payload stream ({@code .ppxar}): the
+     * PAYLOAD item at the entry's reference, checked for type and size.
+     */
+    public static InputStream payloadOf(ReadAt payload, PxarEntry e) throws IOException {
+        if (payload == null) {
+            throw new IOException(e.displayPath() + ": the archive is split (.mpxar) but no payload stream (.ppxar) was given");
+        }
+        byte[] h = payload.readFully(e.payloadRef(), PxarFormat.HEADER_SIZE);
+        if (ItemReader.getLong(h, 0) != PxarFormat.PAYLOAD || ItemReader.getLong(h, 8) != PxarFormat.HEADER_SIZE + e.fileSize()) {
+            throw new PxarFormatException(e.payloadRef(), "payload stream: no PAYLOAD of " + e.fileSize()
+                    + " bytes for " + e.displayPath());
+        }
+        return payload.streamFrom(e.payloadRef() + PxarFormat.HEADER_SIZE, e.fileSize());
     }
 
     private Node nodeAt(Node dir, long offset, long size) throws IOException {

@@ -15,7 +15,7 @@ import java.util.List;
  * the children actually read (hashes, offsets, sizes, tree order), so a stream that decodes
  * without an exception is structurally sound. Not thread-safe.
  */
-public final class PxarDecoder implements Closeable {
+public final class PxarDecoder implements EntrySource {
     private final ItemReader in;
     private final ArrayDeque<Dir> stack = new ArrayDeque<>();
     private long payloadRemaining;

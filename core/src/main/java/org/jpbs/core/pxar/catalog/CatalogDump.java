@@ -1,5 +1,6 @@
 package org.jpbs.core.pxar.catalog;
 
+import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -26,12 +27,12 @@ public final class CatalogDump {
      * Every entry, depth first: {@code TYPE "PATH"}, files with size and mtime (local time
      * of {@code zone}, printed with a 'Z' as PBS does).
      */
-    public static void dump(CatalogReader r, ZoneId zone, Consumer<String> out) throws CatalogFormatException {
+    public static void dump(CatalogReader r, ZoneId zone, Consumer<String> out) throws IOException {
         dump(r, r.root(), "./".getBytes(StandardCharsets.US_ASCII), zone, out);
     }
 
     private static void dump(CatalogReader r, CatalogEntry dir, byte[] prefix, ZoneId zone, Consumer<String> out)
-            throws CatalogFormatException {
+            throws IOException {
         for (CatalogEntry e : r.list(dir)) {
             byte[] path = join(prefix, e.name());
             String line = e.type() + " " + quote(path);
@@ -49,14 +50,25 @@ public final class CatalogDump {
      * The paths ({@code /root.pxar.didx/...}) the patterns include, as {@code catalog find}
      * reports them; an excluded directory is not descended into.
      */
-    public static List<byte[]> find(CatalogReader r, List<MatchEntry> patterns) throws CatalogFormatException {
+    public static List<byte[]> find(CatalogReader r, List<MatchEntry> patterns) throws IOException {
         List<byte[]> found = new ArrayList<>();
         find(r, r.root(), new byte[0], patterns, found);
         return found;
     }
 
+    /**
+     * As {@link #find(CatalogReader, List)} below the directory {@code dir}, paths starting with
+     * {@code prefix} (empty: {@code /NAME}); the catalog shell searches an archive with it.
+     */
+    public static List<byte[]> find(CatalogReader r, CatalogEntry dir, byte[] prefix, List<MatchEntry> patterns)
+            throws IOException {
+        List<byte[]> found = new ArrayList<>();
+        find(r, dir, prefix, patterns, found);
+        return found;
+    }
+
     private static void find(CatalogReader r, CatalogEntry dir, byte[] prefix, List<MatchEntry> patterns,
-            List<byte[]> found) throws CatalogFormatException {
+            List<byte[]> found) throws IOException {
         for (CatalogEntry e : r.list(dir)) {
             byte[] path = join(prefix.length == 0 ? new byte[] {'/'} : prefix, e.name());
             Boolean d = MatchEntry.decide(patterns, path, fileType(e.type()));
@@ -73,7 +85,7 @@ public final class CatalogDump {
     }
 
     /** The S_IF* type of a catalog type letter (-1 for a hardlink, whose type the catalog does not know). */
-    static int fileType(char type) {
+    public static int fileType(char type) {
         return switch (type) {
             case 'd' -> 0040000;
             case 'f' -> 0100000;
