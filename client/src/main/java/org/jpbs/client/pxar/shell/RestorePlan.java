@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.core.pxar.EntrySource;
 import org.jpbs.core.pxar.PxarAccessor;
+import org.jpbs.core.pxar.PxarDecoder;
 import org.jpbs.core.pxar.ReadAt;
 import org.jpbs.core.pxar.SelectiveSource;
 import org.jpbs.core.pxar.catalog.CatalogDump;
@@ -52,7 +53,7 @@ final class RestorePlan {
             List<MatchEntry> patterns, Map<String, List<byte[]>> plan) throws IOException {
         List<byte[]> keep = new ArrayList<>();
         for (CatalogEntry e : catalog.list(dir)) {
-            byte[] p = join(path, e.name());
+            byte[] p = PxarDecoder.join(path, e.name());
             byte[] abs = new byte[p.length + 1];
             abs[0] = '/';
             System.arraycopy(p, 0, abs, 1, p.length);
@@ -66,17 +67,6 @@ final class RestorePlan {
             plan.put(key(path), keep);
         }
         return !keep.isEmpty();
-    }
-
-    private static byte[] join(byte[] dir, byte[] name) {
-        if (dir.length == 0) {
-            return name;
-        }
-        byte[] p = new byte[dir.length + 1 + name.length];
-        System.arraycopy(dir, 0, p, 0, dir.length);
-        p[dir.length] = '/';
-        System.arraycopy(name, 0, p, dir.length + 1, name.length);
-        return p;
     }
 
     private static String key(byte[] path) {
