@@ -151,14 +151,19 @@ final class SweepPhase {
         return null;
     }
 
-    private void sweepChunk(GcFs.Dir d, Path dir, String name, Digest digest, boolean bad) throws IOException {
-        FileStat st;
+    /** The entry's stat, or null if it vanished or is not a regular file. */
+    private static FileStat regularFile(GcFs.Dir d, String name) throws IOException {
         try {
-            st = d.stat(name);
+            FileStat st = d.stat(name);
+            return st.regular() ? st : null;
         } catch (NoSuchFileException e) {
-            return;
+            return null;
         }
-        if (!st.regular()) {
+    }
+
+    private void sweepChunk(GcFs.Dir d, Path dir, String name, Digest digest, boolean bad) throws IOException {
+        FileStat st = regularFile(d, name);
+        if (st == null) {
             return;
         }
         classify:
@@ -200,13 +205,8 @@ final class SweepPhase {
 
     /** A {@code <digest>.gc-removing} left by a killed GC: put back if recently touched and no copy exists, else removed. */
     private void sweepRemoving(GcFs.Dir d, Path dir, String name) throws IOException {
-        FileStat st;
-        try {
-            st = d.stat(name);
-        } catch (NoSuchFileException e) {
-            return;
-        }
-        if (!st.regular()) {
+        FileStat st = regularFile(d, name);
+        if (st == null) {
             return;
         }
         Path file = dir.resolve(name.substring(0, 64));
@@ -221,13 +221,8 @@ final class SweepPhase {
     }
 
     private void sweepTemp(GcFs.Dir d, Path dir, String name) throws IOException {
-        FileStat st;
-        try {
-            st = d.stat(name);
-        } catch (NoSuchFileException e) {
-            return;
-        }
-        if (st.regular() && st.mtimeSec() < minAtime.getEpochSecond()) {
+        FileStat st = regularFile(d, name);
+        if (st != null && st.mtimeSec() < minAtime.getEpochSecond()) {
             if (!dryRun) {
                 fs.delete(dir.resolve(name));
             }
