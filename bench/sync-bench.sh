@@ -5,7 +5,8 @@
 #   GROUPS x PER_GROUP  small host snapshots (64 KiB image + a blob; default 100 x 10 = 1,000)
 # Prints: MiB/s of the image pull, snapshots/s of the small-snapshot pull, the time of a
 # no-change re-sync of the small snapshots and the chunks the source server sent for it
-# (counted from its reader task logs, 'sent N chunks'; must be 0), and the load average.
+# (counted from its reader task logs, 'sent N chunks'; must be 0, else exit 1), and uptime and
+# the load average at the start and the end.
 # Environment: JPBS_BENCH_DS_DIR (datastores and configs, default /dev/shm/jpbs-sync-bench),
 #   JPBS_BENCH_PORT (server port, default 18107).
 # Times are wall-clock seconds of whole 'jpbs pull' commands (JVM start included). The source
@@ -67,6 +68,7 @@ pull() { # NS -> seconds
 }
 summary() { grep -o 'Summary: .*' "$dir/pull-$1.log"; }
 
+echo "start: $(uptime)"
 total_mib=$((img_mib * images))
 t=$(pull images)
 echo "images:   $total_mib MiB in $images snapshots: ${t} s, $(awk -v m="$total_mib" -v t="$t" 'BEGIN{printf "%.1f", m/t}') MiB/s"
@@ -78,6 +80,10 @@ echo "          $(summary small)"
 before=$(sent)
 t=$(pull small)
 sleep 1; after=$(sent)
-echo "re-sync:  $n snapshots, no change: ${t} s, chunks sent by the source: $((after - before))"
+resent=$((after - before))
+echo "re-sync:  $n snapshots, no change: ${t} s, chunks sent by the source: $resent"
 echo "          $(summary small)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
+echo "end:   $(uptime)"
+# a no-change re-sync must not read a single chunk (counted on the source, not timed)
+[ "$resent" -eq 0 ] || { echo "FAIL: the no-change re-sync read $resent chunks" >&2; exit 1; }

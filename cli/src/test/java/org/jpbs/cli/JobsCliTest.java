@@ -101,4 +101,27 @@ class JobsCliTest {
                 "--schedule", "hourly", "--remove-vanished", "true");
         assertEquals(1, cli.run("sync-job", "run", "pull1").exit());
     }
+
+    @Test
+    void groupFilterRepeatsAsPbsArrayProperty() throws Exception {
+        ok("sync-job", "create", "pull2", "--store", "store1", "--remote", "offsite", "--remote-store", "store2",
+                "--group-filter", "type:vm", "--group-filter", "exclude:regex:^vm/1{1,3}$", "--group-filter=group:ct/200");
+        String cfg = Files.readString(config.resolve("sync.cfg"));
+        assertTrue(cfg.contains("\tgroup-filter type:vm\n\tgroup-filter exclude:regex:^vm/1{1,3}$\n"
+                + "\tgroup-filter group:ct/200\n"), cfg);
+        assertTrue(ok("sync-job", "list", "--output-format", "json").out().contains(
+                "\"group-filter\":[\"type:vm\",\"exclude:regex:^vm/1{1,3}$\",\"group:ct/200\"]"));
+        ok("sync-job", "update", "pull2", "--group-filter", "type:ct", "--group-filter", "type:host");
+        cfg = Files.readString(config.resolve("sync.cfg"));
+        assertTrue(cfg.contains("\tgroup-filter type:ct\n\tgroup-filter type:host\n"), cfg);
+        assertFalse(cfg.contains("type:vm"), cfg);
+        assertTrue(ok("sync-job", "list").out().contains("group-filter=type:ct group-filter=type:host"));
+        CliRunner.Result bad = cli.run("sync-job", "update", "pull2", "--group-filter", "type:ct", "--group-filter", "kind:x");
+        assertEquals(2, bad.exit(), bad.all());
+        assertTrue(bad.err().contains("group-filter: 'kind:x' is not"), bad.err());
+        CliRunner.Result twice = cli.run("sync-job", "update", "pull2", "--store", "a1a", "--store", "b1b");
+        assertEquals(2, twice.exit(), "other keys still may not repeat: " + twice.all());
+        ok("sync-job", "update", "pull2", "--delete", "group-filter");
+        assertFalse(Files.readString(config.resolve("sync.cfg")).contains("group-filter"));
+    }
 }

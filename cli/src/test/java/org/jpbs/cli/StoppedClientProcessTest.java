@@ -115,7 +115,7 @@ class StoppedClientProcessTest {
             }
             // the client talks through a proxy that forwards its bytes at 16 MiB/s, so that (as on a real
             // network) its uploads are in flight most of the time and the stop lands inside one
-            proxy = new ThrottlingProxy(server.port(), 16 << 20);
+            proxy = new ThrottlingProxy(server.port(), 16 << 20, Long.MAX_VALUE);
             Map<String, String> viaProxy = new java.util.HashMap<>(env);
             viaProxy.put("PBS_REPOSITORY", TOKEN_ID + "@127.0.0.1:" + proxy.port() + ":store1");
             client = jpbs(viaProxy, "backup", "--backup-type", "vm", "--backup-id", "100", "--backup-time", Long.toString(T2),
@@ -152,76 +152,6 @@ class StoppedClientProcessTest {
                     org.jpbs.core.api.BackupType.VM, "100"), T1).group();
             assertFalse(Files.exists(d.snapshotDir(new BackupSnapshotRef(group, T2))), "the frozen backup left no snapshot");
             assertEquals(List.of(), CliRunner.tempEntries(ds), "and no hidden directory");
-        }
-    }
-
-    /**
-     * A TCP proxy on 127.0.0.1 to a local port that forwards the client's bytes at a bounded
-     * rate (and the answers unthrottled); it keeps both sides open until one closes.
-     */
-    private static final class ThrottlingProxy implements AutoCloseable {
-        private final java.net.ServerSocket listener;
-        private final List<java.net.Socket> sockets = java.util.Collections.synchronizedList(new ArrayList<>());
-
-        ThrottlingProxy(int target, long bytesPerSecond) throws IOException {
-            listener = new java.net.ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress());
-            Thread.ofPlatform().daemon().start(() -> {
-                try {
-                    while (true) {
-                        java.net.Socket in = listener.accept();
-                        java.net.Socket out = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), target);
-                        sockets.add(in);
-                        sockets.add(out);
-                        Thread.ofPlatform().daemon().start(() -> pump(in, out, bytesPerSecond));
-                        Thread.ofPlatform().daemon().start(() -> pump(out, in, Long.MAX_VALUE));
-                    }
-                } catch (IOException e) {
-                    // closed
-                }
-            });
-        }
-
-        int port() {
-            return listener.getLocalPort();
-        }
-
-        private static void pump(java.net.Socket from, java.net.Socket to, long rate) {
-            byte[] buf = new byte[16 * 1024];
-            long start = System.nanoTime();
-            long sent = 0;
-            try {
-                for (int n; (n = from.getInputStream().read(buf)) >= 0; ) {
-                    to.getOutputStream().write(buf, 0, n);
-                    sent += n;
-                    if (rate != Long.MAX_VALUE) {
-                        long due = start + sent * 1_000_000_000L / rate;
-                        long wait = due - System.nanoTime();
-                        if (wait > 0) {
-                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                        }
-                    }
-                }
-                to.shutdownOutput();
-            } catch (IOException | InterruptedException e) {
-                // one side closed
-            } finally {
-                try {
-                    from.close();
-                    to.close();
-                } catch (IOException e) {
-                    // ignore
-                }
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            listener.close();
-            synchronized (sockets) {
-                for (java.net.Socket s : sockets) {
-                    s.close();
-                }
-            }
         }
     }
 }

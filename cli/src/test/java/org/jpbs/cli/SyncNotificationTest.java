@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
 import com.sun.net.httpserver.HttpServer;
+import jakarta.mail.internet.MimeMessage;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A sync job whose remote's certificate changed fails with both fingerprints in its task log,
  * and the failure is notified ({@code docs/sync.md#remotes}, {@code docs/notifications.md}): the
- * server's scheduler runs the job with the sync engine {@code jpbs serve} hands in, and a
- * webhook matching {@code type=sync} receives an error notification.
+ * server's scheduler runs the job with the sync engine {@code jpbs serve} hands in; a matcher on
+ * {@code type=sync} sends the error to a real SMTP server (GreenMail on 127.0.0.1), whose mail
+ * names the job and carries the fingerprint error from the task log, and to a webhook receiver.
  */
 class SyncNotificationTest {
     @TempDir(factory = FastTempDirs.class)
@@ -44,6 +48,8 @@ class SyncNotificationTest {
             ex.close();
         });
         hooks.start();
+        GreenMail mail = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort());
+        mail.start();
         try (NetTestServer remote = NetTestServer.startWithUsers(tmp.resolve("remote"));
              NetTestServer local = NetTestServer.startWithUsers(tmp.resolve("local"))) {
             Path config = local.dir.resolve("config");
@@ -52,9 +58,12 @@ class SyncNotificationTest {
                     + "\n\tauth-id " + NetTestServer.TOKEN_ID + "\n\tpassword " + Base64.getEncoder().encodeToString(
                     remote.tokenSecret.getBytes(StandardCharsets.UTF_8)) + "\n\tfingerprint " + local.fingerprint() + "\n");
             String body = "{\"title\":\"{{ title }}\",\"severity\":\"{{ severity }}\",\"type\":\"{{ fields.type }}\"}";
-            Files.writeString(config.resolve("notifications.cfg"), "webhook: hook\n\tbody "
+            Files.writeString(config.resolve("notifications.cfg"), "smtp: mail\n\tfrom-address jpbs@example.com\n"
+                    + "\tmailto admin@example.com\n\tmode insecure\n\tport " + mail.getSmtp().getPort()
+                    + "\n\tserver 127.0.0.1\n\nwebhook: hook\n\tbody "
                     + Base64.getEncoder().encodeToString(body.getBytes(StandardCharsets.UTF_8)) + "\n\tmethod post\n\turl http://127.0.0.1:"
-                    + hooks.getAddress().getPort() + "/\n\nmatcher: syncs\n\tmatch-field exact:type=sync\n\ttarget hook\n");
+                    + hooks.getAddress().getPort() + "/\n\nmatcher: syncs\n\tmatch-field exact:type=sync\n\ttarget mail\n"
+                    + "\ttarget hook\n");
             ServerServices svc = local.server.services();
             svc.scheduler().syncTasks(org.jpbs.cli.admin.SyncEngineTasks.of(config));
             JobConfig job = new JobConfig(JobKind.SYNC, "offsite-pull", Map.of("store", NetTestServer.STORE,
@@ -65,13 +74,25 @@ class SyncNotificationTest {
             JsonNode j = new ObjectMapper().readTree(post);
             assertEquals("error", j.get("severity").asText(), post);
             assertEquals("sync", j.get("type").asText(), post);
-            assertTrue(j.get("title").asText().startsWith("Sync Datastore"), post);
-            String log = String.join("\n", svc.tasks().log(upid, 0, Long.MAX_VALUE).lines());
-            assertTrue(log.contains("TASK ERROR: remote 'offsite' (127.0.0.1:" + remote.port()
+            assertEquals("Sync remote 'offsite' datastore 'store1' failed", j.get("title").asText(), post);
+            String error = "remote 'offsite' (127.0.0.1:" + remote.port()
                     + "): the server's certificate changed - remote.cfg pins fingerprint " + local.fingerprint()
-                    + ", the server presents " + remote.fingerprint()), log);
+                    + ", the server presents " + remote.fingerprint();
+            String log = String.join("\n", svc.tasks().log(upid, 0, Long.MAX_VALUE).lines());
+            assertTrue(log.contains("TASK ERROR: " + error), log);
+
+            assertTrue(mail.waitForIncomingEmail(60_000, 1), "the failed sync job was mailed");
+            MimeMessage m = mail.getReceivedMessages()[0];
+            assertEquals("Sync remote 'offsite' datastore 'store1' failed", m.getSubject());
+            assertEquals("admin@example.com", m.getAllRecipients()[0].toString());
+            String text = ((String) m.getContent()).replace("\r\n", "\n");
+            assertTrue(text.contains("Job type:  sync\nJob ID:    offsite-pull\nDatastore: store1\n"), text);
+            assertTrue(text.contains("Status:    " + error + "; check the server, then update the remote's fingerprint"),
+                    text);
+            assertTrue(text.contains("TASK ERROR: " + error), "task log excerpt: " + text);
         } finally {
             hooks.stop(0);
+            mail.stop();
         }
     }
 }

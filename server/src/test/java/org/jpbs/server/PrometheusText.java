@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * histogram), a family is typed once, a sample (name and labels) appears once. Any other line
  * is an error naming its number.
  */
-final class PrometheusText {
+public final class PrometheusText {
     private static final Pattern NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
     private static final Pattern TYPE = Pattern.compile("# TYPE (" + NAME.pattern() + ") (counter|gauge|summary|histogram|untyped)");
     private static final Pattern HELP = Pattern.compile("# HELP (" + NAME.pattern() + ") (.*)");
@@ -23,9 +23,9 @@ final class PrometheusText {
     private static final Pattern VALUE = Pattern.compile("[-+]?(?:\\d+(?:\\.\\d*)?(?:[eE][-+]?\\d+)?|\\.\\d+(?:[eE][-+]?\\d+)?|Inf|NaN)");
 
     /** The samples: {@code name{l1="v1",l2="v2"}} (labels sorted) to value, and the family types. */
-    record Exposition(Map<String, Double> samples, Map<String, String> types) {
+    public record Exposition(Map<String, Double> samples, Map<String, String> types) {
         /** A sample's value, or null. */
-        Double get(String name, String... labels) {
+        public Double get(String name, String... labels) {
             Map<String, String> l = new TreeMap<>();
             for (int i = 0; i < labels.length; i += 2) {
                 l.put(labels[i], labels[i + 1]);
@@ -34,7 +34,7 @@ final class PrometheusText {
         }
 
         /** A sample's value, or 0 if absent (a counter not yet created). */
-        double count(String name, String... labels) {
+        public double count(String name, String... labels) {
             Double d = get(name, labels);
             return d == null ? 0 : d;
         }
@@ -42,7 +42,7 @@ final class PrometheusText {
 
     private PrometheusText() {}
 
-    static Exposition parse(String text) {
+    public static Exposition parse(String text) {
         Map<String, Double> samples = new LinkedHashMap<>();
         Map<String, String> types = new LinkedHashMap<>();
         String family = null;

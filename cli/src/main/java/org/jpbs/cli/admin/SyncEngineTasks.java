@@ -10,6 +10,6 @@ public final class SyncEngineTasks {
 
     /** Sync jobs of {@code configDir}'s {@code sync.cfg}, their remotes from its {@code remote.cfg}. */
     public static SyncTasks of(Path configDir) {
-        return (job, store) -> SyncRunner.task(configDir, job, store.datastore());
+        return (job, store, readable) -> SyncRunner.task(configDir, job, store.datastore(), readable);
     }
 }

@@ -62,7 +62,8 @@ public final class JobCommands {
     @Command(name = "sync-job", description = {"Manage sync jobs (sync.cfg).",
         "Keys: store, ns, remote, remote-store, remote-ns, max-depth, schedule, group-filter, remove-vanished,",
         "transfer-last, owner, encrypted-only, verified-only, resync-corrupt, rate-in, burst-in, rate-out,",
-        "burst-out, sync-direction (pull|push), comment."},
+        "burst-out, sync-direction (pull|push), comment.",
+        "--group-filter is repeatable (one filter each, as PBS)."},
             subcommands = {ListCmd.class, CreateCmd.class, UpdateCmd.class, RemoveCmd.class, RunCommand.class})
     public static final class Sync extends Group {
         @Override
@@ -128,7 +129,10 @@ public final class JobCommands {
             return JobConfigStore.open(dir(), kind());
         }
 
-        /** {@code --key value} / {@code --key=value} pairs of PBS property names. */
+        /**
+     * {@code --key value} / {@code --key=value} pairs of PBS property names; an array property
+     * ({@code --group-filter}) may be repeated, its items joined with {@code '\n'} in order.
+     */
         Map<String, String> properties(List<String> raw) {
             Map<String, String> m = new LinkedHashMap<>();
             List<String> args = raw == null ? List.of() : raw;
@@ -152,13 +156,18 @@ public final class JobCommands {
                     throw new UsageException("unknown option '--" + key + "' for " + spec.parent().name()
                             + " (keys: " + String.join(", ", kind().keys()) + ")");
                 }
-                if (m.put(key, key.equals("password") ? encode(value) : value) != null) {
-                    throw new UsageException("--" + key + " given twice");
+                if (value.indexOf('\n') >= 0) {
+                    throw new UsageException("--" + key + ": must not contain a line break");
                 }
                 try {
                     kind().checkValue(key, value);
                 } catch (IllegalArgumentException e) {
                     throw new UsageException("--" + e.getMessage(), e);
+                }
+                if (kind().listKeys().contains(key) && m.containsKey(key)) {
+                    m.put(key, m.get(key) + "\n" + value); // an array property, as PBS: repeat the option
+                } else if (m.put(key, key.equals("password") ? encode(value) : value) != null) {
+                    throw new UsageException("--" + key + " given twice");
                 }
             }
             return m;
@@ -193,7 +202,9 @@ public final class JobCommands {
                     ObjectNode o = a.addObject();
                     o.put("id", c.id());
                     c.props().forEach((k, v) -> {
-                        if (!k.equals("password")) {
+                        if (kind().listKeys().contains(k)) {
+                            c.values(k).forEach(o.putArray(k)::add);
+                        } else if (!k.equals("password")) {
                             o.put(k, v);
                         }
                     });
@@ -206,7 +217,9 @@ public final class JobCommands {
             for (JobConfig c : all) {
                 List<String> parts = new ArrayList<>();
                 c.props().forEach((k, v) -> {
-                    if (!k.equals("password")) {
+                    if (kind().listKeys().contains(k)) {
+                        c.values(k).forEach(item -> parts.add(k + "=" + item));
+                    } else if (!k.equals("password")) {
                         parts.add(k + "=" + v);
                     }
                 });

@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
  * {@code jpbs pull} and {@code jpbs push}: one sync run now, without a {@code sync.cfg} entry, as
  * {@code proxmox-backup-manager pull|push} ({@code docs/sync.md#one-off-runs}). The options are the
  * sync job's PBS keys ({@code --remote R --remote-store S --store L [--ns ..] [--remote-ns ..]
- * [--max-depth N] [--group-filter F] [--remove-vanished true] [--transfer-last N] ...}); the run is
+ * [--max-depth N] [--group-filter F ...] [--remove-vanished true] [--transfer-last N] ...}; a repeated
+ * {@code --group-filter} adds a filter, as PBS's array property); the run is
  * a task (worker type {@code syncjob}) whose log is printed; exit 1 if it failed.
  */
 public abstract class OneOffSync extends JobCommands.Sub {
@@ -57,7 +58,7 @@ public abstract class OneOffSync extends JobCommands.Sub {
     @Command(name = "pull", description = {"Pull snapshots from a remote's datastore into a local one, now.",
         "  --remote NAME --remote-store STORE --store LOCAL",
         "  [--ns NS] [--remote-ns NS] [--max-depth N]",
-        "  [--group-filter [include:|exclude:]type:|group:|regex:...]",
+        "  [--group-filter [include:|exclude:]type:|group:|regex:... (repeatable)]",
         "  [--remove-vanished true] [--transfer-last N] [--owner AUTHID]",
         "  [--encrypted-only true] [--verified-only true] [--resync-corrupt true]",
         "  [--rate-in SIZE] [--burst-in SIZE]   (see docs/sync.md)"})
@@ -75,7 +76,7 @@ public abstract class OneOffSync extends JobCommands.Sub {
     /** {@code jpbs push}. */
     @Command(name = "push", description = {"Push snapshots of a local datastore to a remote's datastore, now.",
         "  --remote NAME --remote-store STORE --store LOCAL",
-        "  [--ns NS] [--remote-ns NS] [--max-depth N] [--group-filter ...]",
+        "  [--ns NS] [--remote-ns NS] [--max-depth N] [--group-filter ... (repeatable)]",
         "  [--remove-vanished true] [--transfer-last N]",
         "  [--encrypted-only true] [--verified-only true]",
         "  [--rate-out SIZE] [--burst-out SIZE]   (see docs/sync.md)"})

@@ -327,6 +327,39 @@ public final class SectionConfigText {
         return build(resource, repeatable, out);
     }
 
+    /**
+     * Replaces every line of an array property of an existing section by one line per item
+     * ({@code values} empty: removes the key); the first item goes where {@link #withProperty}
+     * puts a key, the others right below it.
+     *
+     * @throws IllegalArgumentException as {@link #withProperty}
+     */
+    public SectionConfigText withPropertyValues(String type, String id, String key, List<String> values) {
+        values.forEach(v -> checkValue(key, Objects.requireNonNull(v, key)));
+        int s = indexOf(type, id);
+        if (s < 0) {
+            throw new IllegalArgumentException("no section '" + type + ": " + id + "' in " + resource);
+        }
+        if (sections.get(s).values(key).equals(values)) {
+            return this;
+        }
+        SectionConfigText t = this;
+        while (t.sections.get(s).get(key) != null) {
+            t = t.withProperty(type, id, key, null); // one line at a time: the first one left
+        }
+        if (values.isEmpty()) {
+            return t;
+        }
+        t = t.withProperty(type, id, key, values.getFirst());
+        List<String> out = new ArrayList<>(t.lines);
+        int at = t.propLines.get(s).get(key);
+        ensureTerminated(out, at);
+        for (int i = 1; i < values.size(); i++) {
+            out.add(at + i, propertyLine(key, values.get(i)));
+        }
+        return build(resource, repeatable, out);
+    }
+
     private static String indentOf(String raw) {
         int i = 0;
         while (i < raw.length() && (raw.charAt(i) == ' ' || raw.charAt(i) == '\t')) {

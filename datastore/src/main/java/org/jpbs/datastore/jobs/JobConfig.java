@@ -15,7 +15,7 @@ import org.jpbs.datastore.config.PropertyString;
  *
  * @param kind  which file
  * @param id    the job id or remote name
- * @param props key to value, in file order
+ * @param props key to value, in file order (the items of an array property joined with {@code '\n'})
  */
 public record JobConfig(JobKind kind, String id, Map<String, String> props) {
     /**
@@ -45,6 +45,15 @@ public record JobConfig(JobKind kind, String id, Map<String, String> props) {
     /** A property, if set. */
     public Optional<String> get(String key) {
         return Optional.ofNullable(props.get(key));
+    }
+
+    /**
+     * Every item of a property (an array property such as {@code group-filter} has several,
+     * {@link JobKind#listKeys}); empty if unset.
+     */
+    public java.util.List<String> values(String key) {
+        String v = props.get(key);
+        return v == null ? java.util.List.of() : java.util.List.of(v.split("\n"));
     }
 
     /** The datastore ({@code store}). */

@@ -23,8 +23,14 @@ public final class JobConfigFile {
         Map<String, JobConfig> m = new LinkedHashMap<>();
         for (SectionConfigText.Section s : text.sections()) {
             if (s.type().equals(kind.sectionType())) {
+                Map<String, String> props = new LinkedHashMap<>(s.props());
+                for (String k : kind.listKeys()) {
+                    if (props.containsKey(k)) {
+                        props.put(k, String.join("\n", s.values(k)));
+                    }
+                }
                 try {
-                    m.put(s.id(), new JobConfig(kind, s.id(), s.props()));
+                    m.put(s.id(), new JobConfig(kind, s.id(), props));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(text.resource() + ": " + e.getMessage(), e);
                 }
@@ -39,7 +45,7 @@ public final class JobConfigFile {
      * @throws IllegalArgumentException naming the file and line, or the section and key
      */
     public static JobConfigFile parse(JobKind kind, String text, String resource) {
-        return new JobConfigFile(kind, SectionConfigText.parse(text, resource));
+        return new JobConfigFile(kind, SectionConfigText.parse(text, resource, kind.listKeys()));
     }
 
     /** The kind of file. */
@@ -77,7 +83,9 @@ public final class JobConfigFile {
             throw new IllegalArgumentException(kind.sectionType() + " '" + c.id() + "' already exists");
         }
         c.props().forEach(kind::checkValue); // a new section carries known keys only
-        return new JobConfigFile(kind, text.withSection(kind.sectionType(), c.id(), c.props()));
+        Map<String, List<String>> lines = new LinkedHashMap<>();
+        c.props().keySet().forEach(k -> lines.put(k, kind.listKeys().contains(k) ? c.values(k) : List.of(c.props().get(k))));
+        return new JobConfigFile(kind, text.withSectionValues(kind.sectionType(), c.id(), lines));
     }
 
     /**
@@ -94,7 +102,12 @@ public final class JobConfigFile {
             if (e.getValue() != null) {
                 kind.checkValue(e.getKey(), e.getValue());
             }
-            t = t.withProperty(kind.sectionType(), id, e.getKey(), e.getValue());
+            if (kind.listKeys().contains(e.getKey())) { // one line per item
+                t = t.withPropertyValues(kind.sectionType(), id, e.getKey(),
+                        e.getValue() == null ? List.of() : List.of(e.getValue().split("\n")));
+            } else {
+                t = t.withProperty(kind.sectionType(), id, e.getKey(), e.getValue());
+            }
         }
         return new JobConfigFile(kind, t);
     }

@@ -75,6 +75,14 @@ public enum JobKind {
         return keys.keySet();
     }
 
+    /**
+     * The array properties of a section: PBS writes one line per item; {@link JobConfig} keeps
+     * their items joined with {@code '\n'} ({@link JobConfig#values}).
+     */
+    public Set<String> listKeys() {
+        return this == SYNC ? Set.of("group-filter") : Set.of();
+    }
+
     /** The keys a section must have. */
     public List<String> requiredKeys() {
         return switch (this) {
@@ -98,7 +106,7 @@ public enum JobKind {
     }
 
     /**
-     * Checks one property.
+     * Checks one property (each item of an array property, see {@link #listKeys}).
      *
      * @throws IllegalArgumentException {@code "<key>: <what is wrong>"}, or for an unknown key
      */
@@ -107,10 +115,15 @@ public enum JobKind {
         if (c == null) {
             throw new IllegalArgumentException("unknown property '" + key + "' for a " + sectionType + " section");
         }
-        if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
+        if (value.indexOf('\r') >= 0 || (value.indexOf('\n') >= 0 && !listKeys().contains(key))) {
             throw new IllegalArgumentException(key + ": must not contain a line break");
         }
-        c.check(key, value);
+        for (String item : value.split("\n", -1)) { // the items of an array property
+            if (item.isBlank() && listKeys().contains(key)) {
+                throw new IllegalArgumentException(key + ": empty item");
+            }
+            c.check(key, item);
+        }
     }
 
     private static Map<String, Check> common() {

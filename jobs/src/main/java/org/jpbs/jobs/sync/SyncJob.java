@@ -35,6 +35,7 @@ public final class SyncJob {
     private final TaskLog log;
     private final SnapshotCopier copier;
     private final SyncStats stats = new SyncStats();
+    private java.util.function.Predicate<BackupGroupRef> readable = g -> true;
 
     /**
      * @param workers          threads checking chunks
@@ -47,6 +48,15 @@ public final class SyncJob {
         this.o = options;
         this.log = log;
         this.copier = new SnapshotCopier(workers, fetchConcurrency, RateLimiter.of(options.rate(), options.burst()));
+    }
+
+    /**
+     * Sends only the source groups {@code readable} allows (a push job's owner may read them);
+     * the others are skipped with a log line, and never count as vanished.
+     */
+    public SyncJob readableGroups(java.util.function.Predicate<BackupGroupRef> readable) {
+        this.readable = java.util.Objects.requireNonNull(readable, "readable");
+        return this;
     }
 
     /**
@@ -81,6 +91,11 @@ public final class SyncJob {
         }
         double secs = (System.nanoTime() - start) / 1e9;
         log.log(String.format("Summary: sync job %s: %s in %.2f s", o.push() ? "push" : "pull", stats, secs));
+        // the task's figures for the metrics (docs/metrics.md): what crossed, also of a failed run
+        log.record("sync.snapshots", stats.snapshots());
+        log.record("sync.chunks", stats.chunks());
+        log.record("sync.chunks.reused", stats.reusedChunks());
+        log.record("sync.bytes", stats.chunkBytes() + stats.blobBytes());
         if (stats.errors() > 0) {
             throw new IOException("sync failed with some errors (" + stats.errors() + ").");
         }
@@ -89,10 +104,15 @@ public final class SyncJob {
 
     private void syncNamespace(BackupNamespace ns, BackupNamespace tns) throws IOException, TaskAbortedException {
         List<BackupGroupRef> all = source.groups(ns);
-        List<BackupGroupRef> groups = all.stream().filter(g -> GroupFilter.allows(o.filters(), g)).toList();
+        List<BackupGroupRef> allowed = all.stream().filter(g -> GroupFilter.allows(o.filters(), g)).toList();
+        List<BackupGroupRef> groups = allowed.stream().filter(readable).toList();
         log.log("sync namespace '" + ns + "'" + (ns.equals(tns) ? "" : " into '" + tns + "'") + ": "
-                + groups.size() + " group(s)" + (groups.size() < all.size() ? " (" + (all.size() - groups.size())
+                + groups.size() + " group(s)" + (allowed.size() < all.size() ? " (" + (all.size() - allowed.size())
                 + " filtered out)" : ""));
+        if (groups.size() < allowed.size()) {
+            log.log("skipping " + (allowed.size() - groups.size()) + " group(s) in namespace '" + ns
+                    + "' the job's owner may not read");
+        }
         Set<String> present = new HashSet<>();
         for (BackupGroupRef g : all) {
             present.add(g.toString());

@@ -53,7 +53,7 @@ public record SyncOptions(boolean push, BackupNamespace sourceNs, BackupNamespac
         String rateKey = push ? "rate-out" : "rate-in";
         String burstKey = push ? "burst-out" : "burst-in";
         return new SyncOptions(push, push ? local : remote, push ? remote : local, depth,
-                GroupFilter.parseList(c.get("group-filter").orElse(null)), c.flag("remove-vanished"),
+                c.values("group-filter").stream().map(GroupFilter::parse).toList(), c.flag("remove-vanished"),
                 c.get("transfer-last").map(Integer::parseInt).orElse(0), c.get("owner").orElse(DEFAULT_OWNER),
                 c.flag("encrypted-only"), c.flag("verified-only"), c.flag("resync-corrupt"),
                 c.get(rateKey).map(v -> parseSize(rateKey, v)).orElse(null),

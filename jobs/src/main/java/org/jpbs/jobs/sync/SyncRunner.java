@@ -31,6 +31,15 @@ public final class SyncRunner {
      * @param store     the local datastore ({@code job.store()}), open for the task's whole run
      */
     public static TaskJob task(Path configDir, JobConfig job, Datastore store) {
+        return task(configDir, job, store, g -> true);
+    }
+
+    /**
+     * As {@link #task(Path, JobConfig, Datastore)}, sending only the source groups
+     * {@code readable} allows (the server's scheduler: what a push job's owner may read).
+     */
+    public static TaskJob task(Path configDir, JobConfig job, Datastore store,
+                               java.util.function.Predicate<org.jpbs.core.api.BackupGroupRef> readable) {
         return log -> {
             String remoteName = job.get("remote").orElseThrow(() ->
                     new IllegalArgumentException("sync job '" + job.id() + "': no 'remote' (a local sync is not supported)"));
@@ -43,7 +52,8 @@ public final class SyncRunner {
             try (PbsClient pbs = RemoteConnection.open(remote, job.get("remote-store").orElseThrow())) {
                 SyncEndpoint local = new LocalEndpoint(job.store(), store);
                 SyncEndpoint far = new RemoteEndpoint(remoteName, pbs, CONCURRENCY);
-                new SyncJob(o.push() ? local : far, o.push() ? far : local, o, log, WORKERS, CONCURRENCY).run();
+                new SyncJob(o.push() ? local : far, o.push() ? far : local, o, log, WORKERS, CONCURRENCY)
+                        .readableGroups(readable).run();
             } catch (IOException e) {
                 throw RemoteConnection.explain(remote, e);
             }

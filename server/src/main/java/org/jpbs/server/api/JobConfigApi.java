@@ -26,7 +26,8 @@ import org.jpbs.server.http.RestResponse;
  * {@code digest}), create, read, update (with {@code delete} and an optional {@code digest}
  * that must match: 400 "detected modified configuration - file changed by other user? Try
  * again."), remove. Order of checks as PBS: parameters (400), privileges (403), existence.
- * Remote passwords are stored base64-encoded and never answered. Stateless.
+ * Remote passwords are stored base64-encoded and never answered; an array property
+ * ({@code group-filter}) is given as a repeated parameter and answered as a JSON array. Stateless.
  */
 final class JobConfigApi {
     static final Map<String, JobKind> KINDS = Map.of("prune", JobKind.PRUNE, "verify", JobKind.VERIFY,
@@ -63,7 +64,9 @@ final class JobConfigApi {
         ObjectNode o = F.objectNode();
         o.put(idParam(c.kind()), c.id());
         c.props().forEach((k, v) -> {
-            if (!k.equals("password")) {
+            if (c.kind().listKeys().contains(k)) {
+                c.values(k).forEach(o.putArray(k)::add); // an array property, as PBS answers it
+            } else if (!k.equals("password")) {
                 o.put(k, v);
             }
         });
@@ -90,7 +93,8 @@ final class JobConfigApi {
             if (skip.contains(k) || k.equals("_dc")) {
                 continue;
             }
-            String v = p.text(k).orElseThrow();
+            // an array property (group-filter) comes repeated; its items were checked one by one (JobRoutes)
+            String v = kind.listKeys().contains(k) ? String.join("\n", p.all(k)) : p.text(k).orElseThrow();
             try {
                 kind.checkValue(k, v);
             } catch (IllegalArgumentException e) {

@@ -23,8 +23,11 @@ final class JobRoutes {
     private static final Map<JobKind, String[]> PRIVS = Map.of(
             JobKind.PRUNE, new String[] {"Datastore.Audit or Modify on the job's datastore/namespace", "Datastore.Modify"},
             JobKind.VERIFY, new String[] {"Datastore.Audit or Verify", "Datastore.Verify"},
-            JobKind.SYNC, new String[] {"Datastore.Audit locally and Remote.Audit on the remote store",
-                "Datastore.Backup (+ Prune with remove-vanished) locally and Remote.Read on the remote store"},
+            JobKind.SYNC, new String[] {"Datastore.Audit locally and Remote.Audit on the remote store (push: on the "
+                + "remote store/namespace)", "pull: Datastore.Backup (+ Prune with remove-vanished) locally and Remote.Read "
+                + "on the remote store; push: Remote.DatastoreBackup (+ DatastorePrune with remove-vanished) on the remote "
+                + "store/namespace and Datastore.Read+Audit locally (the job's owner: or Datastore.Backup; not the owner: "
+                + "+ Datastore.Modify)"},
             JobKind.REMOTE, new String[] {"Remote.Audit on /remote/{name}", "Remote.Modify on /remote (create) or /remote/{name}"});
 
     static void register(RouteTable<ApiCall> t) {
@@ -63,7 +66,8 @@ final class JobRoutes {
                     .answer("the jobs with `next-run`, `last-run-state`, `last-run-upid`, `last-run-endtime`")
                     .handle(c -> JobAdminApi.list(c.access(), c.services(), k, c.params()));
             t.post("admin/" + PATH.get(k) + "/{id}/run").permission(Permission.checkedByHandler(change))
-                    .answer(k == JobKind.SYNC ? "501 (the sync engine is not built yet)" : "UPID of the job's task; 400 while it runs")
+                    .answer(k == JobKind.SYNC ? "UPID of the job's task; 400 while it runs or if the server has no sync engine"
+                            : "UPID of the job's task; 400 while it runs")
                     .handle(c -> JobAdminApi.run(c.access(), c.services(), k, c.path().get("id")));
         }
     }
@@ -71,13 +75,18 @@ final class JobRoutes {
     private static List<Param> keys(JobKind k) {
         List<Param> out = new ArrayList<>();
         for (String key : k.keys()) {
-            out.add(Param.custom(key, "see docs/jobs.md", false, p -> p.text(key).ifPresent(v -> {
-                try {
-                    k.checkValue(key, v);
-                } catch (IllegalArgumentException e) {
-                    throw ApiException.badParam(key, e.getMessage());
-                }
-            })));
+            boolean array = k.listKeys().contains(key); // repeated, one item each (PBS array property)
+            out.add(Param.custom(key, array ? "see docs/jobs.md (repeatable)" : "see docs/jobs.md", false,
+                    p -> (array ? p.all(key) : p.text(key).map(List::of).orElse(List.of())).forEach(v -> {
+                        try {
+                            if (array && v.indexOf('\n') >= 0) {
+                                throw new IllegalArgumentException(key + ": must not contain a line break");
+                            }
+                            k.checkValue(key, v);
+                        } catch (IllegalArgumentException e) {
+                            throw ApiException.badParam(key, e.getMessage());
+                        }
+                    })));
         }
         return out;
     }

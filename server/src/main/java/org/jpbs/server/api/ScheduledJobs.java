@@ -37,6 +37,7 @@ public final class ScheduledJobs {
     private final JobConfigStore verify;
     private final JobConfigStore sync;
     private final SyncTasks syncTasks;
+    private final Path configDir;
 
     /** The jobs of the services' datastores and of the job files in {@code configDir}; sync jobs as the scheduler's {@link SyncTasks}. */
     public ScheduledJobs(ServerServices svc, Path configDir) {
@@ -50,6 +51,7 @@ public final class ScheduledJobs {
         this.verify = JobConfigStore.open(configDir, JobKind.VERIFY);
         this.sync = JobConfigStore.open(configDir, JobKind.SYNC);
         this.syncTasks = syncTasks;
+        this.configDir = configDir;
     }
 
     /** Every scheduled job now (a file that does not parse is logged and contributes none). */
@@ -86,7 +88,7 @@ public final class ScheduledJobs {
                     h -> svc.jobs().verify(h, verifyParams(c), GroupScope.ALL));
             case SYNC -> job("syncjob", c.id(), syncWorkerId(c), c.schedule().orElse(null), c.store(),
                     c.get("sync-direction").orElse("pull").equals("push") ? Operation.READ : Operation.WRITE,
-                    h -> syncTasks.task(c, h));
+                    h -> syncTasks.task(c, h, PushScope.of(configDir, c, h.datastore())));
             default -> throw new IllegalArgumentException("no scheduled " + c.kind().sectionType() + " jobs");
         };
     }

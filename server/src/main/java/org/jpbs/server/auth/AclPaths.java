@@ -73,6 +73,16 @@ public final class AclPaths {
         return out;
     }
 
+    /**
+     * The ACL path of a namespace on a remote's datastore (sync jobs in push direction):
+     * {@code [remote, <remote>, <store>, <ns components>...]}.
+     */
+    public static List<String> remote(String remote, String store, BackupNamespace ns) {
+        List<String> out = new ArrayList<>(List.of("remote", remote, store));
+        out.addAll(ns.components());
+        return out;
+    }
+
     /** The ACL path of a datastore namespace: {@code [datastore, <store>, <ns components>...]}. */
     public static List<String> datastore(String store, BackupNamespace ns) {
         List<String> out = new ArrayList<>(2 + ns.depth());

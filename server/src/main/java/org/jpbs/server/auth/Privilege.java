@@ -23,6 +23,12 @@ public enum Privilege {
     REMOTE_AUDIT("Remote.Audit"),
     REMOTE_MODIFY("Remote.Modify"),
     REMOTE_READ("Remote.Read"),
+    /** Create backups on a remote's datastore (sync jobs in push direction, PBS 3.3). */
+    REMOTE_DATASTORE_BACKUP("Remote.DatastoreBackup"),
+    /** Remove namespaces on a remote's datastore (push with remove-vanished). */
+    REMOTE_DATASTORE_MODIFY("Remote.DatastoreModify"),
+    /** Remove snapshots and groups on a remote's datastore (push with remove-vanished). */
+    REMOTE_DATASTORE_PRUNE("Remote.DatastorePrune"),
     SYS_CONSOLE("Sys.Console"),
     TAPE_AUDIT("Tape.Audit"),
     TAPE_MODIFY("Tape.Modify"),

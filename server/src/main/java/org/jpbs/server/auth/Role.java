@@ -7,6 +7,9 @@ import static org.jpbs.server.auth.Privilege.DATASTORE_PRUNE;
 import static org.jpbs.server.auth.Privilege.DATASTORE_READ;
 import static org.jpbs.server.auth.Privilege.DATASTORE_VERIFY;
 import static org.jpbs.server.auth.Privilege.REMOTE_AUDIT;
+import static org.jpbs.server.auth.Privilege.REMOTE_DATASTORE_BACKUP;
+import static org.jpbs.server.auth.Privilege.REMOTE_DATASTORE_MODIFY;
+import static org.jpbs.server.auth.Privilege.REMOTE_DATASTORE_PRUNE;
 import static org.jpbs.server.auth.Privilege.REMOTE_MODIFY;
 import static org.jpbs.server.auth.Privilege.REMOTE_READ;
 import static org.jpbs.server.auth.Privilege.SYS_AUDIT;
@@ -35,6 +38,11 @@ public enum Role {
     REMOTE_AUDIT_ROLE("RemoteAudit", mask(REMOTE_AUDIT)),
     REMOTE_ADMIN("RemoteAdmin", mask(REMOTE_AUDIT, REMOTE_MODIFY, REMOTE_READ)),
     REMOTE_SYNC_OPERATOR("RemoteSyncOperator", mask(REMOTE_AUDIT, REMOTE_READ)),
+    REMOTE_SYNC_PUSH_OPERATOR("RemoteSyncPushOperator", mask(REMOTE_AUDIT, REMOTE_DATASTORE_BACKUP)),
+    REMOTE_DATASTORE_POWER_USER("RemoteDatastorePowerUser", mask(REMOTE_AUDIT, REMOTE_DATASTORE_BACKUP,
+            REMOTE_DATASTORE_PRUNE)),
+    REMOTE_DATASTORE_ADMIN("RemoteDatastoreAdmin", mask(REMOTE_AUDIT, REMOTE_DATASTORE_BACKUP, REMOTE_DATASTORE_MODIFY,
+            REMOTE_DATASTORE_PRUNE)),
     TAPE_AUDIT_ROLE("TapeAudit", mask(TAPE_AUDIT)),
     TAPE_ADMIN("TapeAdmin", mask(TAPE_AUDIT, TAPE_MODIFY, TAPE_READ, TAPE_WRITE)),
     TAPE_OPERATOR("TapeOperator", mask(TAPE_AUDIT, TAPE_READ, TAPE_WRITE)),

@@ -1,6 +1,8 @@
 package org.jpbs.server.jobs;
 
 import java.io.IOException;
+import java.util.function.Predicate;
+import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.jobs.JobConfig;
 import org.jpbs.datastore.task.TaskJob;
@@ -13,14 +15,16 @@ import org.jpbs.datastore.task.TaskJob;
 @FunctionalInterface
 public interface SyncTasks {
     /** No sync engine: a sync job fails to start with a message saying so. */
-    SyncTasks NONE = (job, store) -> {
+    SyncTasks NONE = (job, store, readable) -> {
         throw new IOException("sync job '" + job.id() + "': this server was started without the sync engine");
     };
 
     /**
      * The task body of a sync job on the local datastore {@code store} (open for the task's run).
      *
+     * @param readable the source groups the job may send (a push job's owner may read them;
+     *                 the others are skipped)
      * @throws IOException to refuse the start
      */
-    TaskJob task(JobConfig job, DatastoreHandle store) throws IOException;
+    TaskJob task(JobConfig job, DatastoreHandle store, Predicate<BackupGroupRef> readable) throws IOException;
 }

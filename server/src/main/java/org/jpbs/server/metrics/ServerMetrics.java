@@ -58,7 +58,8 @@ public final class ServerMetrics implements TaskListener {
                 .tags("type", type, "status", status).register(registry)
                 .record((long) (task.durationSeconds() * 1e9), TimeUnit.NANOSECONDS);
         String wid = task.upid().workerId();
-        String store = wid == null || wid.isEmpty() ? "" : wid.split(":", 2)[0];
+        String store = java.util.Objects.requireNonNullElse(
+                org.jpbs.server.notify.TaskNotifications.datastore(type, wid), "");
         task.figures().forEach((name, amount) -> {
             if (FIGURE.matcher(name).matches()) {
                 Counter.builder("jpbs." + name).description("Sum of the figure '" + name + "' over ended tasks")

@@ -73,12 +73,13 @@ public final class TaskNotifications implements TaskListener {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("type", type);
         fields.put("hostname", node);
-        String store = wid.isEmpty() ? null : wid.split(":", 2)[0];
+        String store = datastore(upid.workerType(), wid);
         if (store != null && !store.isEmpty()) {
             fields.put("datastore", store);
         }
-        if (upid.workerType().endsWith("job") && wid.contains(":")) {
-            fields.put("job-id", wid.substring(wid.lastIndexOf(':') + 1));
+        String jobId = upid.workerType().endsWith("job") && wid.contains(":") ? wid.substring(wid.lastIndexOf(':') + 1) : null;
+        if (jobId != null) {
+            fields.put("job-id", jobId);
         }
         String outcome = switch (sev) {
             case INFO -> "successful";
@@ -88,6 +89,9 @@ public final class TaskNotifications implements TaskListener {
         String title = title(type, store, wid, upid.workerType()) + " " + outcome;
         StringBuilder msg = new StringBuilder();
         msg.append("Job type:  ").append(type).append('\n');
+        if (jobId != null) {
+            msg.append("Job ID:    ").append(jobId).append('\n');
+        }
         if (store != null) {
             msg.append("Datastore: ").append(store).append('\n');
         }
@@ -98,8 +102,24 @@ public final class TaskNotifications implements TaskListener {
         return new Notification(sev, title, msg.toString(), fields, state.endTime());
     }
 
+    /**
+     * The local datastore of a task from its worker id: the part before the first {@code ':'},
+     * for a sync job ({@code <remote>:<remote-store>:<store>:<id>}) the third part; null if none.
+     */
+    public static String datastore(String workerType, String wid) {
+        if (wid == null || wid.isEmpty()) {
+            return null;
+        }
+        String[] parts = wid.split(":", -1);
+        return workerType.equals("syncjob") && parts.length == 4 ? parts[2] : parts[0];
+    }
+
     private static String title(String type, String store, String wid, String workerType) {
         String ds = store == null ? "" : " '" + store + "'";
+        String[] parts = wid.split(":", -1);
+        if (workerType.equals("syncjob") && parts.length == 4) { // as PBS: the remote side names a sync job
+            return "Sync remote '" + parts[0] + "' datastore '" + parts[1] + "'";
+        }
         return switch (type) {
             case "gc" -> "Garbage Collect Datastore" + ds;
             case "prune" -> "Prune Datastore" + ds;

@@ -32,7 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code docs/jobs.md#rest-api}): tokens with DatastoreBackup, DatastorePowerUser,
  * DatastoreAdmin, DatastoreAudit, DatastoreReader on {@code /datastore}, a token with
  * DatastoreAdmin on another datastore only (the jobs of {@code store} are invisible to it),
- * and tokens with RemoteAudit / RemoteAdmin on {@code /remote}.
+ * and tokens with RemoteAudit / RemoteAdmin on {@code /remote}; for sync jobs in push direction,
+ * tokens with each datastore role plus RemoteSyncPushOperator (or RemoteDatastorePowerUser,
+ * RemoteSyncOperator) on the push target {@code /remote/rem1/dst[/prod]}, owning the job or not.
  */
 class JobApiTest {
     static final String API = "/api2/json";
@@ -63,6 +65,20 @@ class JobApiTest {
                 {"raudit", "/remote", "RemoteAudit"}, {"radmin", "/remote", "RemoteAdmin"}}) {
             String secret = cfg.createToken("alice@pbs", t[0], null);
             cfg.updateAcl(t[1], "alice@pbs!" + t[0], t[2], true, false);
+            caller.put(t[0], OwnershipApiTest.token("alice@pbs!" + t[0], secret));
+        }
+        // push (PBS 3.3): a local datastore role on /datastore plus a remote role on the push target
+        for (String[] t : new String[][] {{"p-backup", "DatastoreBackup", "/remote/rem1/dst", "RemoteSyncPushOperator"},
+                {"p-power", "DatastorePowerUser", "/remote/rem1/dst", "RemoteSyncPushOperator"},
+                {"p-admin", "DatastoreAdmin", "/remote/rem1/dst", "RemoteSyncPushOperator"},
+                {"p-audit", "DatastoreAudit", "/remote/rem1/dst", "RemoteSyncPushOperator"},
+                {"p-reader", "DatastoreReader", "/remote/rem1/dst", "RemoteSyncPushOperator"},
+                {"p-rpower", "DatastoreAdmin", "/remote/rem1/dst", "RemoteDatastorePowerUser"},
+                {"p-pullop", "DatastoreAdmin", "/remote/rem1/dst", "RemoteSyncOperator"},
+                {"p-ns", "DatastoreAdmin", "/remote/rem1/dst/prod", "RemoteSyncPushOperator"}}) {
+            String secret = cfg.createToken("alice@pbs", t[0], null);
+            cfg.updateAcl("/datastore", "alice@pbs!" + t[0], t[1], true, false);
+            cfg.updateAcl(t[2], "alice@pbs!" + t[0], t[3], true, false);
             caller.put(t[0], OwnershipApiTest.token("alice@pbs!" + t[0], secret));
         }
         FileAuthenticator auth = FileAuthenticator.open(config);
@@ -202,5 +218,93 @@ class JobApiTest {
         assertEquals(List.of(), ids(call("raudit", "GET", "/admin/sync", null), "id"));
         assertEquals(403, call("admin", "POST", "/config/sync", "id=sync2&store=store&remote=rem1&remote-store=src").status());
         assertEquals(403, call("admin", "POST", "/admin/sync/s-store/run", null).status());
+    }
+
+    static String push(String owner, String extra) {
+        return "id=push1&store=store&remote=rem1&remote-store=dst&sync-direction=push"
+                + (owner == null ? "" : "&owner=" + java.net.URLEncoder.encode(owner, java.nio.charset.StandardCharsets.UTF_8))
+                + extra;
+    }
+
+    /** Creates push1 as {@code who}; on success removes it again (the same check). */
+    int createPush(String who, String owner, String extra) throws Exception {
+        Resp r = call(who, "POST", "/config/sync", push(owner, extra));
+        if (r.status() == 200) {
+            assertEquals(200, call(who, "DELETE", "/config/sync/push1", null).status(), who);
+        } else {
+            assertEquals("permission check failed", r.text().strip(), who);
+        }
+        return r.status();
+    }
+
+    @Test
+    void pushJobsNeedRemoteDatastoreBackupAndLocalReadOrOwnership() throws Exception {
+        // the job's owner: Datastore.Backup or Datastore.Read+Audit locally (DatastoreAudit has neither)
+        Map<String, Integer> own = Map.of("p-backup", 200, "p-power", 200, "p-admin", 200, "p-audit", 403, "p-reader", 200);
+        for (Map.Entry<String, Integer> e : own.entrySet()) {
+            assertEquals(e.getValue(), createPush(e.getKey(), "alice@pbs!" + e.getKey(), ""), "owner " + e.getKey());
+        }
+        // a foreign owner (another user's job, or no owner = root@pam): Datastore.Read, Audit and Modify
+        Map<String, Integer> foreign = Map.of("p-backup", 403, "p-power", 403, "p-admin", 200, "p-audit", 403,
+                "p-reader", 403);
+        for (Map.Entry<String, Integer> e : foreign.entrySet()) {
+            assertEquals(e.getValue(), createPush(e.getKey(), "bob@pbs", ""), "foreign owner, " + e.getKey());
+            assertEquals(e.getValue(), createPush(e.getKey(), null, ""), "root's job, " + e.getKey());
+        }
+        // without any remote privilege (the datastore roles alone) or with the pull role: no push
+        for (String who : List.of("backup", "power", "admin", "audit", "reader", "foreign", "radmin")) {
+            assertEquals(403, createPush(who, "alice@pbs!" + who, ""), who);
+        }
+        assertEquals(403, createPush("p-pullop", "alice@pbs!p-pullop", ""), "Remote.Read is not Remote.DatastoreBackup");
+        Resp pull = call("p-pullop", "POST", "/config/sync", "id=pull1&store=store&remote=rem1&remote-store=dst"
+                + "&owner=alice%40pbs%21p-pullop");
+        assertEquals(200, pull.status(), "the pull role still pulls: " + pull.text());
+        // remove-vanished: Remote.DatastorePrune (RemoteDatastorePowerUser), not RemoteSyncPushOperator
+        assertEquals(403, createPush("p-admin", "alice@pbs!p-admin", "&remove-vanished=true"));
+        assertEquals(200, createPush("p-rpower", "alice@pbs!p-rpower", "&remove-vanished=true"));
+        // the privilege is checked on the remote namespace
+        assertEquals(200, createPush("p-ns", "alice@pbs!p-ns", "&remote-ns=prod"));
+        assertEquals(200, createPush("p-ns", "alice@pbs!p-ns", "&remote-ns=prod/sub"));
+        assertEquals(403, createPush("p-ns", "alice@pbs!p-ns", "&remote-ns=test"));
+        assertEquals(403, createPush("p-ns", "alice@pbs!p-ns", ""));
+
+        // see: Datastore.Audit and Remote.Audit on the push target; run: the change check
+        Files.writeString(config.resolve("sync.cfg"), "sync: s-push\n\towner alice@pbs!p-backup\n\tremote rem1\n"
+                + "\tremote-store dst\n\tstore store\n\tsync-direction push\n");
+        for (String who : List.of("p-admin", "p-reader", "p-audit", "p-rpower")) {
+            assertEquals(List.of("s-push"), ids(call(who, "GET", "/config/sync", null), "id"), who);
+            assertEquals(List.of("s-push"), ids(call(who, "GET", "/admin/sync", null), "id"), who);
+        }
+        for (String who : List.of("p-backup", "p-power", "admin", "raudit", "p-ns")) {
+            assertEquals(List.of(), ids(call(who, "GET", "/config/sync", null), "id"), who);
+            assertEquals(403, call(who, "GET", "/config/sync/s-push", null).status(), who);
+        }
+        for (String who : List.of("p-audit", "p-reader", "p-power", "p-pullop", "admin")) {
+            assertEquals(403, call(who, "POST", "/admin/sync/s-push/run", null).status(), who);
+            assertEquals(403, call(who, "PUT", "/config/sync/s-push", "comment=x").status(), who);
+        }
+        // the owner passes the check; this server has no sync engine (jpbs serve hands it in), so the start is refused
+        Resp run = call("p-backup", "POST", "/admin/sync/s-push/run", null);
+        assertEquals(400, run.status(), "the owner runs its push job: " + run.text());
+        assertTrue(run.text().contains("sync job 's-push': this server was started without the sync engine"), run.text());
+        // taking the job over for another owner needs Datastore.Modify
+        assertEquals(403, call("p-backup", "PUT", "/config/sync/s-push", "owner=alice%40pbs%21p-power").status());
+    }
+
+    @Test
+    void groupFilterIsAnArrayPropertyAsPbs() throws Exception {
+        Resp r = call("p-rpower", "POST", "/config/sync", push("alice@pbs!p-rpower",
+                "&group-filter=type%3Avm&group-filter=exclude%3Aregex%3A%5Evm%2F1%7B1%2C3%7D%24"));
+        assertEquals(200, r.status(), r.text());
+        assertTrue(Files.readString(config.resolve("sync.cfg")).contains(
+                "\tgroup-filter type:vm\n\tgroup-filter exclude:regex:^vm/1{1,3}$\n"), Files.readString(config.resolve("sync.cfg")));
+        JsonNode job = call("p-rpower", "GET", "/config/sync/push1", null).json().get("data");
+        assertEquals("[\"type:vm\",\"exclude:regex:^vm/1{1,3}$\"]", job.get("group-filter").toString());
+        assertEquals(200, call("p-rpower", "PUT", "/config/sync/push1", "group-filter=group%3Act%2F200").status());
+        assertEquals("[\"group:ct/200\"]", call("p-rpower", "GET", "/config/sync/push1", null).json().get("data")
+                .get("group-filter").toString());
+        assertEquals(400, call("p-rpower", "PUT", "/config/sync/push1", "group-filter=kind%3Avm").status());
+        assertEquals(200, call("p-rpower", "PUT", "/config/sync/push1", "delete=group-filter").status());
+        assertFalse(Files.readString(config.resolve("sync.cfg")).contains("group-filter"));
     }
 }

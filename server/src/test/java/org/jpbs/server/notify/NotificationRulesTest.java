@@ -141,6 +141,12 @@ class NotificationRulesTest {
         assertEquals("weekly", err.fields().get("job-id"));
         assertEquals("verification", err.fields().get("type"));
         assertTrue(err.message().contains("Status:    verification failed on 1 snapshot(s)\n"), err.message());
+        assertTrue(err.message().contains("Job ID:    weekly\n"), err.message());
+        Upid sync = new Upid("pbs1", 1, 2, 6, 1_700_000_000L, "syncjob", "offsite:store2:store1:s-nightly", "root@pam");
+        Notification se = TaskNotifications.of(sync, TaskState.error("remote error", 5), "x\n", "pbs1");
+        assertEquals("Sync remote 'offsite' datastore 'store2' failed", se.title());
+        assertEquals(Map.of("type", "sync", "datastore", "store1", "job-id", "s-nightly", "hostname", "pbs1"), se.fields());
+        assertTrue(se.message().contains("Job ID:    s-nightly\nDatastore: store1\n"), se.message());
         Upid backup = new Upid("pbs1", 1, 2, 5, 1_700_000_000L, "backup", "store1:vm/100", "root@pam");
         assertEquals(null, TaskNotifications.of(backup, TaskState.ok(5), "", "pbs1"), "a successful backup is not notified");
         Notification w = TaskNotifications.of(backup, TaskState.warnings(2, 5), "", "pbs1");
