@@ -6,6 +6,8 @@ import { h, fmtBytes, fmtTime, fmtAge, now, table, badge, taskHref, taskStatusBa
 const DAY = 86400;
 const VERIFY_TYPES = ['verify', 'verificationjob', 'verify_group', 'verify_snapshot'];
 const SYNC_TYPES = ['syncjob', 'sync'];
+/** Stale groups listed (the oldest first); the rest are counted. */
+const STALE_SHOWN = 100;
 
 /** The datastore a task is about: its worker id up to the first ':' (PBS's convention). */
 export function taskStore(t) {
@@ -46,8 +48,8 @@ export async function render(main) {
     stat('tasks-running', 'running tasks', running.length, running.length ? 'running' : ''),
     stat('tasks-failed', 'failed tasks, last 7 days', failed.length, failed.length ? 'failed' : '')));
 
-  const last = (store, types) => tasks.filter(x => types.includes(x.worker_type) && taskStore(x) === store)
-    .sort((a, b) => b.starttime - a.starttime)[0];
+  const newest = newestByStore(tasks); // one pass: the dashboard may list a thousand datastores
+  const last = (store, types) => newest.get(`${types[0]} ${store}`);
   const lastCell = x => x ? h('span', {}, taskStatusBadge(x), ' ', h('a', { href: taskHref(x.upid) }, fmtTime(x.starttime))) : h('span', { class: 'muted' }, 'none in 7 days');
   main.append(h('h2', {}, 'Datastores'), table([
     { title: 'Datastore', cell: u => h('a', { href: '#/datastore/' + encodeURIComponent(u.store), class: 'store-link' }, u.store) },
@@ -61,6 +63,20 @@ export async function render(main) {
   main.append(h('h2', {}, 'Running tasks'), taskTable(running, 'no task running'));
   main.append(h('h2', {}, 'Failed tasks (last 7 days)'), taskTable(failed.slice(0, 20), 'no failed task'));
   main.append(staleSection(usage.map(u => u.store)));
+}
+
+/** The newest task of each kind (GC, verify, sync) per datastore, keyed "<first type of the kind> <store>". */
+function newestByStore(tasks) {
+  const kinds = [['garbage_collection'], VERIFY_TYPES, SYNC_TYPES];
+  const out = new Map();
+  for (const x of tasks) {
+    const kind = kinds.find(k => k.includes(x.worker_type));
+    if (!kind) continue;
+    const key = `${kind[0]} ${taskStore(x)}`;
+    const seen = out.get(key);
+    if (!seen || seen.starttime < x.starttime) out.set(key, x);
+  }
+  return out;
 }
 
 function usageCell(u) {
@@ -104,14 +120,15 @@ function staleSection(stores) {
     localStorage.setItem('jpbs.staleHours', String(Number(hours.value) || 36));
     box.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
     staleGroups(stores, (Number(hours.value) || 36) * 3600).then(
-      rows => box.replaceChildren(table([
+      rows => box.replaceChildren(rows.length > STALE_SHOWN
+        ? h('p', { class: 'muted', id: 'stale-count' }, `${rows.length} stale groups; the ${STALE_SHOWN} oldest:`) : '', table([
         { title: 'Datastore', cell: r => h('a', { href: '#/datastore/' + encodeURIComponent(r.store) }, r.store) },
         { title: 'Namespace', cell: r => r.ns || '(root)' },
         { title: 'Group', cell: r => `${r['backup-type']}/${r['backup-id']}` },
         { title: 'Newest snapshot', cell: r => fmtTime(r['last-backup']) },
         { title: 'Age', cell: r => badge(fmtAge(now() - r['last-backup']), 'failed') },
         { title: 'Owner', cell: r => r.owner || '' },
-      ], rows, { empty: 'every group has a recent snapshot', class: 'stale' })),
+      ], rows.slice(0, STALE_SHOWN), { empty: 'every group has a recent snapshot', class: 'stale' })),
       e => box.replaceChildren(h('p', { class: 'msg error', role: 'alert' }, e.message)));
   };
   hours.addEventListener('change', load);
