@@ -22,8 +22,9 @@ import javax.net.ssl.X509TrustManager;
 /**
  * Bench client: the API calls the web interface's dashboard makes (server/.../webui/app.js and
  * pages/dashboard.js), in its order, over HTTPS/1.1 keep-alive with at most 6 requests at a time
- * (a browser's connections per host): admin/datastore; then at once status/datastore-usage and
- * the two task lists; then per datastore its namespaces and per namespace its groups (the stale
+ * (a browser's connections per host): admin/datastore; then at once the ten calls of
+ * pages/dashboard.js load() (usage, running tasks, backup counts, failed tasks, the week's GC /
+ * verify / sync tasks); then per datastore its namespaces and per namespace its groups (the stale
  * groups). Prints per run the time of each call, and at the end the median of the runs.
  * Usage: java -cp <jars> DashboardLoad.java PORT TOKEN RUNS WARMUP_RUNS
  */
@@ -92,15 +93,14 @@ public class DashboardLoad {
         t.put("GET admin/datastore", stores.ms());
         sizes.put("GET admin/datastore", kb(stores.body()));
         long p0 = System.nanoTime();
-        CompletableFuture<Answer> usage = async("/status/datastore-usage");
-        CompletableFuture<Answer> week = async("/nodes/localhost/tasks?since=" + (now - 7 * 86400) + "&limit=0");
-        CompletableFuture<Answer> running = async("/nodes/localhost/tasks?running=1&limit=0");
-        CompletableFuture.allOf(usage, week, running).join();
+        Map<String, CompletableFuture<Answer>> calls = new LinkedHashMap<>();
+        for (String[] c : firstCalls(now)) {
+            calls.put(c[0], async(c[1]));
+        }
+        CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).join();
         double parallel = (System.nanoTime() - p0) / 1e6;
-        put(t, sizes, "GET status/datastore-usage", usage.join());
-        put(t, sizes, "GET nodes/localhost/tasks?since=7d&limit=0", week.join());
-        put(t, sizes, "GET nodes/localhost/tasks?running=1&limit=0", running.join());
-        t.put("(the three above, at once)", parallel);
+        calls.forEach((name, f) -> put(t, sizes, name, f.join()));
+        t.put("(the " + calls.size() + " above, 6 at a time)", parallel);
         t.put("= datastore table shown", (System.nanoTime() - page0) / 1e6);
 
         List<String> names = all(STORE, stores.body()).stream().distinct().toList();
@@ -132,6 +132,30 @@ public class DashboardLoad {
         t.put("(stale groups: all " + (nsMs.size() + groupMs.size()) + ", 6 at a time)", stale);
         t.put("= whole dashboard loaded", (System.nanoTime() - page0) / 1e6);
         return t;
+    }
+
+    /** pages/dashboard.js load(): name and path of each call it makes at once. */
+    static List<String[]> firstCalls(long now) {
+        String tasks = "/nodes/localhost/tasks?";
+        long day = now - 86400;
+        long week = now - 7 * 86400;
+        return List.of(
+                new String[] {"GET status/datastore-usage", "/status/datastore-usage"},
+                new String[] {"GET tasks?running=1&limit=0", tasks + "running=1&limit=0"},
+                new String[] {"GET tasks?typefilter=backup&since=24h&statusfilter=ok,warning&limit=1",
+                    tasks + "typefilter=backup&since=" + day + "&statusfilter=ok,warning&limit=1"},
+                new String[] {"GET tasks?typefilter=backup&since=24h&statusfilter=error,unknown&limit=1",
+                    tasks + "typefilter=backup&since=" + day + "&statusfilter=error,unknown&limit=1"},
+                new String[] {"GET tasks?typefilter=backup&since=7d&statusfilter=ok,warning&limit=1",
+                    tasks + "typefilter=backup&since=" + week + "&statusfilter=ok,warning&limit=1"},
+                new String[] {"GET tasks?typefilter=backup&since=7d&statusfilter=error,unknown&limit=1",
+                    tasks + "typefilter=backup&since=" + week + "&statusfilter=error,unknown&limit=1"},
+                new String[] {"GET tasks?since=7d&statusfilter=error,unknown&limit=20",
+                    tasks + "since=" + week + "&statusfilter=error,unknown&limit=20"},
+                new String[] {"GET tasks?since=7d&typefilter=garbage_collection&limit=0",
+                    tasks + "since=" + week + "&typefilter=garbage_collection&limit=0"},
+                new String[] {"GET tasks?since=7d&typefilter=verif&limit=0", tasks + "since=" + week + "&typefilter=verif&limit=0"},
+                new String[] {"GET tasks?since=7d&typefilter=sync&limit=0", tasks + "since=" + week + "&typefilter=sync&limit=0"});
     }
 
     static void put(Map<String, Double> t, Map<String, String> sizes, String name, Answer a) {
