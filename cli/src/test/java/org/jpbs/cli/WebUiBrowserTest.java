@@ -226,6 +226,45 @@ class WebUiBrowserTest {
     }
 
     @Test
+    @Order(3)
+    void aFileArchiveIsBrowsedAndAFileAndADirectoryDownloaded() throws Exception {
+        Path tree = tmp.resolve("tree");
+        Files.createDirectories(tree.resolve("etc/conf.d"));
+        Files.writeString(tree.resolve("etc/hosts"), "127.0.0.1 localhost\n");
+        Files.writeString(tree.resolve("etc/conf.d/a.conf"), "a=1\n");
+        Files.writeString(tree.resolve("readme.txt"), "top level\n");
+        backup("root@pam!net", rootToken, "store1", "--backup-type", "host", "--backup-id", "files", "root.pxar:" + tree);
+        browser.open(base + "/#/datastore/store1");
+        browser.click("details.group[data-group='host/files'] > summary");
+        browser.click("details.group[data-group='host/files'] button.browse");
+        String archive = "details.group[data-group='host/files'] details.catalog-dir[data-path='root.pxar.didx']";
+        browser.click(archive + " > summary .name");
+        String etc = archive + " details.catalog-dir[data-path='etc']";
+        browser.click(etc + " > summary .name");
+        String hosts = browser.waitText(etc + " .catalog-file[data-path='hosts']", "hosts");
+        assertTrue(hosts.contains("20 B"), "size shown: " + hosts);
+        browser.find(archive + " .catalog-file[data-path='readme.txt']");
+        String link = browser.find(etc + " .catalog-file[data-path='hosts'] a").getAttribute("href");
+        HttpResponse<byte[]> file = http.send(HttpRequest.newBuilder(URI.create(link)).header("Cookie", rootAuth.get("Cookie")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, file.statusCode());
+        assertEquals("127.0.0.1 localhost\n", new String(file.body(), StandardCharsets.UTF_8), "the file as backed up");
+        String zip = browser.find(etc + " > summary a").getAttribute("href");
+        HttpResponse<byte[]> dir = http.send(HttpRequest.newBuilder(URI.create(zip)).header("Cookie", rootAuth.get("Cookie")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, dir.statusCode());
+        List<String> names = new java.util.ArrayList<>();
+        try (var in = new java.util.zip.ZipInputStream(new java.io.ByteArrayInputStream(dir.body()))) {
+            for (var e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+                names.add(e.getName());
+            }
+        }
+        assertTrue(names.contains("etc/hosts") && names.contains("etc/conf.d/a.conf"), names.toString());
+        browser.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", etc);
+        browser.screenshot("datastore-browse");
+    }
+
+    @Test
     @Order(4)
     void forgettingASnapshotRemovesIt() throws Exception {
         browser.open(base + "/#/datastore/store1");
@@ -254,6 +293,7 @@ class WebUiBrowserTest {
     void thePruneSimulatorShowsWhatWouldGo() throws Exception {
         backup2("--backup-id", "100");
         browser.open(base + "/#/maintenance/store1");
+        new Select(browser.find("#prune-group")).selectByVisibleText("vm/100");
         browser.find("#prune-keep-last").sendKeys("1");
         browser.click("#prune-simulate");
         String summary = browser.waitText("#prune-summary", "would be removed");
