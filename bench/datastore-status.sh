@@ -18,36 +18,12 @@ per=${4:-5}
 warmup=${JPBS_BENCH_WARMUP:-10}
 dir=${JPBS_BENCH_DS_DIR:-/dev/shm/jpbs-status-bench}
 port=${JPBS_BENCH_PORT:-18107}
-jpbs="$root/jpbs"
-# shellcheck source=../scripts/find-jdk.sh
-. "$root/scripts/find-jdk.sh"
-jpbs_find_jdk
-"$jpbs" --version >/dev/null   # builds on first use, outside the timings
-export JPBS_SKIP_BUILD=1
-cp="$root/cli/target/jpbs-cli.jar:$root/cli/target/lib/*"
-cfg="$dir/config"
-serve_pid=""
-cleanup() {
-  [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-rm -rf "$dir"
-mkdir -p "$cfg"
-
-secret=$("$jpbs" user token create root@pam bench --config-dir "$cfg" --output-format json 2>/dev/null |
-  sed -n 's/.*"value":"\([^"]*\)".*/\1/p')
-[ -n "$secret" ] || { echo "could not create an API token" >&2; exit 1; }
-"$jpbs" acl update /datastore DatastoreAdmin --auth-id 'root@pam!bench' --config-dir "$cfg" 2>/dev/null
+# shellcheck source=serve-lib.sh
+. "$root/bench/serve-lib.sh"
+bench_init "$dir"
+bench_token /datastore DatastoreAdmin
 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" "$root/bench/MakeDatastores.java" "$cfg" "$dir/stores" "$stores"
-
-"$jpbs" serve --bind 127.0.0.1 --port "$port" --config-dir "$cfg" >"$dir/serve.log" 2>&1 &
-serve_pid=$!
-for _ in $(seq 300); do
-  grep -q 'listening on' "$dir/serve.log" 2>/dev/null && break
-  kill -0 "$serve_pid" 2>/dev/null || { cat "$dir/serve.log" >&2; exit 1; }
-  sleep 0.1
-done
+bench_serve "$port"
 echo "$stores datastores, $clients clients, $per requests per store, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 out=$("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" "$root/bench/StatusLoad.java" "$port" "root@pam!bench:$secret" "$stores" "$per" \
@@ -56,7 +32,7 @@ median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else prin
 rps=$(grep '^run' <<<"$out" | awk '{print $6}' | median)
 p50=$(grep '^run' <<<"$out" | awk '{print $9}' | median)
 p99=$(grep '^run' <<<"$out" | awk '{print $12}' | median)
-kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true; serve_pid=""
+bench_stop
 reads=$(sed -n 's/.*datastore.cfg was read \([0-9]*\) times.*/\1/p' "$dir/serve.log")
 printf '\n%-28s %10s %10s %10s\n' "status?verbose=0, median of $runs" "req/s" "p50 ms" "p99 ms"
 printf '%-28s %10s %10s %10s\n' "$stores stores, $clients clients" "$rps" "$p50" "$p99"

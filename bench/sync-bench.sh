@@ -19,37 +19,19 @@ groups=${3:-100}
 per=${4:-10}
 dir=${JPBS_BENCH_DS_DIR:-/dev/shm/jpbs-sync-bench}
 port=${JPBS_BENCH_PORT:-18107}
-jpbs="$root/jpbs"
-# shellcheck source=../scripts/find-jdk.sh
-. "$root/scripts/find-jdk.sh"
-jpbs_find_jdk
-"$jpbs" --version >/dev/null   # builds on first use, outside the timings
-export JPBS_SKIP_BUILD=1
-cp="$root/cli/target/jpbs-cli.jar:$root/cli/target/lib/*"
-serve_pid=""
-cleanup() {
-  [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-rm -rf "$dir"
-mkdir -p "$dir/src-config" "$dir/local-config"
+# shellcheck source=serve-lib.sh
+. "$root/bench/serve-lib.sh"
+bench_init "$dir" "$dir/src-config"
+mkdir -p "$dir/local-config"
 src="$dir/src"
 "$jpbs" datastore create "$src" --sync-level none >/dev/null
 java_helper() { "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" "$root/bench/MakeSyncSource.java" "$@"; }
 java_helper "$src" images images "$images" "$img_mib"
 java_helper "$src" small small "$groups" "$per"
 
-secret=$("$jpbs" user token create root@pam bench --config-dir "$dir/src-config" --output-format json 2>/dev/null |
-  sed -n 's/.*"value":"\([^"]*\)".*/\1/p')
-[ -n "$secret" ] || { echo "could not create an API token" >&2; exit 1; }
-"$jpbs" acl update /datastore DatastoreAdmin --auth-id 'root@pam!bench' --config-dir "$dir/src-config" 2>/dev/null
-fp=$("$jpbs" cert info --config-dir "$dir/src-config" | sed -n 's/^fingerprint: //p')
-"$jpbs" serve --datastore "store1=$src" --bind 127.0.0.1 --port "$port" --config-dir "$dir/src-config" \
-  >"$dir/serve.log" 2>&1 &
-serve_pid=$!
-for _ in $(seq 300); do grep -q 'listening on' "$dir/serve.log" 2>/dev/null && break; sleep 0.1; done
-grep -q 'listening on' "$dir/serve.log" || { cat "$dir/serve.log" >&2; exit 1; }
+bench_token /datastore DatastoreAdmin
+fp=$("$jpbs" cert info --config-dir "$cfg" | sed -n 's/^fingerprint: //p')
+bench_serve "$port" --datastore "store1=$src"
 
 export JPBS_CONFIG_DIR="$dir/local-config"
 "$jpbs" datastore create local "$dir/local" --sync-level none >/dev/null

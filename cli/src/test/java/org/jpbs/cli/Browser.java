@@ -26,10 +26,14 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * A headless Chromium driven through chromedriver (Debian packages {@code chromium} and
  * {@code chromium-driver}; other paths with {@code JPBS_CHROMIUM} / {@code JPBS_CHROMEDRIVER}).
  * Missing browser: the test is skipped with a message, except under {@code CI=true} where it
- * fails (CI installs both, {@code .ci/run}). Screenshots go to {@code target/webui-screenshots/}.
+ * fails (CI installs both, {@code .ci/run}). Screenshots go to {@code target/webui-screenshots/};
+ * with {@code -Djpbs.update-docs=true} the pages' screenshots also replace those of
+ * {@code docs/ui/} (shown in {@code docs/ui.md}).
  */
 final class Browser implements AutoCloseable {
     static final Path SHOTS = Path.of("target", "webui-screenshots");
+    /** The documentation's screenshots, written only with {@code -Djpbs.update-docs=true}. */
+    static final Path DOC_SHOTS = Path.of("..", "docs", "ui");
     final ChromeDriver driver;
 
     private Browser(ChromeDriver driver) {
@@ -120,11 +124,27 @@ final class Browser implements AutoCloseable {
                 Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", scheme))));
     }
 
-    /** Saves a PNG of the page as {@code target/webui-screenshots/<name>.png}. */
+    /**
+     * Saves a PNG of the page as {@code target/webui-screenshots/<name>.png} and, with
+     * {@code -Djpbs.update-docs=true}, as {@code docs/ui/<name>.png}.
+     */
     Path screenshot(String name) {
+        Path p = save(SHOTS, name);
+        if (p != null && Boolean.getBoolean("jpbs.update-docs")) {
+            try {
+                Files.createDirectories(DOC_SHOTS);
+                Files.copy(p, DOC_SHOTS.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                System.err.println("screenshot " + name + " not copied to " + DOC_SHOTS + ": " + e);
+            }
+        }
+        return p;
+    }
+
+    private Path save(Path dir, String name) {
         try {
-            Files.createDirectories(SHOTS);
-            Path p = SHOTS.resolve(name + ".png");
+            Files.createDirectories(dir);
+            Path p = dir.resolve(name + ".png");
             Files.write(p, driver.getScreenshotAs(OutputType.BYTES));
             return p;
         } catch (IOException | RuntimeException e) {
@@ -150,7 +170,7 @@ final class Browser implements AutoCloseable {
         public void testFailed(ExtensionContext context, Throwable cause) {
             Browser b = browser.get();
             if (b != null) {
-                Path p = b.screenshot("FAILED-" + context.getRequiredTestClass().getSimpleName() + "-"
+                Path p = b.save(SHOTS, "FAILED-" + context.getRequiredTestClass().getSimpleName() + "-"
                         + context.getRequiredTestMethod().getName());
                 System.err.println("screenshot of the failed test: " + p);
             }

@@ -37,9 +37,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 
 /**
- * The web interface ({@code docs/webui.md}) in a real headless Chromium ({@link Browser})
+ * The web interface ({@code docs/ui.md}) in a real headless Chromium ({@link Browser})
  * against one server with two datastores: {@code store1} holds backups made by the jpbs client
  * in this test ({@code vm/100} now, {@code host/old} ten days ago) and {@code store2} one of
  * alice@pbs, who has the DatastoreBackup role on {@code /datastore/store2} only. Tests run in
@@ -225,6 +226,45 @@ class WebUiBrowserTest {
     }
 
     @Test
+    @Order(3)
+    void aFileArchiveIsBrowsedAndAFileAndADirectoryDownloaded() throws Exception {
+        Path tree = tmp.resolve("tree");
+        Files.createDirectories(tree.resolve("etc/conf.d"));
+        Files.writeString(tree.resolve("etc/hosts"), "127.0.0.1 localhost\n");
+        Files.writeString(tree.resolve("etc/conf.d/a.conf"), "a=1\n");
+        Files.writeString(tree.resolve("readme.txt"), "top level\n");
+        backup("root@pam!net", rootToken, "store1", "--backup-type", "host", "--backup-id", "files", "root.pxar:" + tree);
+        browser.open(base + "/#/datastore/store1");
+        browser.click("details.group[data-group='host/files'] > summary");
+        browser.click("details.group[data-group='host/files'] button.browse");
+        String archive = "details.group[data-group='host/files'] details.catalog-dir[data-path='root.pxar.didx']";
+        browser.click(archive + " > summary .name");
+        String etc = archive + " details.catalog-dir[data-path='etc']";
+        browser.click(etc + " > summary .name");
+        String hosts = browser.waitText(etc + " .catalog-file[data-path='hosts']", "hosts");
+        assertTrue(hosts.contains("20 B"), "size shown: " + hosts);
+        browser.find(archive + " .catalog-file[data-path='readme.txt']");
+        String link = browser.find(etc + " .catalog-file[data-path='hosts'] a").getAttribute("href");
+        HttpResponse<byte[]> file = http.send(HttpRequest.newBuilder(URI.create(link)).header("Cookie", rootAuth.get("Cookie")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, file.statusCode());
+        assertEquals("127.0.0.1 localhost\n", new String(file.body(), StandardCharsets.UTF_8), "the file as backed up");
+        String zip = browser.find(etc + " > summary a").getAttribute("href");
+        HttpResponse<byte[]> dir = http.send(HttpRequest.newBuilder(URI.create(zip)).header("Cookie", rootAuth.get("Cookie")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, dir.statusCode());
+        List<String> names = new java.util.ArrayList<>();
+        try (var in = new java.util.zip.ZipInputStream(new java.io.ByteArrayInputStream(dir.body()))) {
+            for (var e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+                names.add(e.getName());
+            }
+        }
+        assertTrue(names.contains("etc/hosts") && names.contains("etc/conf.d/a.conf"), names.toString());
+        browser.js("document.querySelector(arguments[0]).scrollIntoView({block: 'center'});", etc);
+        browser.screenshot("datastore-browse");
+    }
+
+    @Test
     @Order(4)
     void forgettingASnapshotRemovesIt() throws Exception {
         browser.open(base + "/#/datastore/store1");
@@ -253,11 +293,13 @@ class WebUiBrowserTest {
     void thePruneSimulatorShowsWhatWouldGo() throws Exception {
         backup2("--backup-id", "100");
         browser.open(base + "/#/maintenance/store1");
+        new Select(browser.find("#prune-group")).selectByVisibleText("vm/100");
         browser.find("#prune-keep-last").sendKeys("1");
         browser.click("#prune-simulate");
         String summary = browser.waitText("#prune-summary", "would be removed");
         assertEquals("1 kept, 1 would be removed.", summary);
         assertEquals(2, api("/admin/datastore/store1/snapshots?backup-type=vm&backup-id=100").size(), "a dry run removes nothing");
+        browser.js("document.querySelector('#prune-summary').scrollIntoView({block: 'center'});");
         browser.screenshot("maintenance");
     }
 
@@ -323,11 +365,110 @@ class WebUiBrowserTest {
     }
 
     @Test
+    @Order(8)
+    void aPruneJobIsCreatedShowsItsNextRunAndRunsNowWithItsTask() throws Exception {
+        assertEquals(2, api("/admin/datastore/store1/snapshots?backup-type=vm&backup-id=100").size(), "two vm/100 snapshots");
+        browser.open(base + "/#/jobs");
+        browser.click("#new-prune");
+        browser.find("#job-prune-id").sendKeys("nightly");
+        new Select(browser.find("#job-prune-store")).selectByValue("store1");
+        browser.find("#job-prune-schedule").sendKeys("mon..fri 02:30");
+        browser.find("#job-prune-keep-last").sendKeys("1");
+        browser.click("#job-prune-save");
+        assertTrue(browser.waitText("#notice", "created").startsWith("Prune job 'nightly' created."));
+        String row = "#jobs-prune tr[data-id='nightly']";
+        JsonNode job = null;
+        for (JsonNode j : api("/admin/prune")) {
+            job = "nightly".equals(j.path("id").asText()) ? j : job;
+        }
+        assertTrue(job != null && job.get("next-run").asLong() > System.currentTimeMillis() / 1000, "next run in the API: " + job);
+        long next = job.get("next-run").asLong();
+        WebElement shown = browser.find(row + " .next-run");
+        assertEquals(Long.toString(next), shown.getAttribute("data-time"), "the API's next run");
+        assertEquals(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+                .format(java.time.Instant.ofEpochSecond(next).atZone(java.time.ZoneId.systemDefault())), shown.getText());
+        assertEquals("1", api("/config/prune/nightly").path("keep-last").asText());
+        browser.screenshot("jobs");
+
+        // edit: the comment is saved with the file's digest; the cleared keep-last is deleted
+        browser.click(row + " .edit-job");
+        browser.find("#job-prune-comment").sendKeys("weekdays");
+        browser.find("#job-prune-keep-last").clear();
+        browser.find("#job-prune-keep-daily").sendKeys("1");
+        browser.click("#job-prune-save");
+        browser.waitText("#notice", "Prune job 'nightly' saved.");
+        browser.waitText(row, "weekdays");
+        JsonNode saved = api("/config/prune/nightly");
+        assertEquals("weekdays", saved.path("comment").asText());
+        assertFalse(saved.has("keep-last"), saved.toString());
+        assertEquals("1", saved.path("keep-daily").asText());
+
+        // a bad schedule is the server's one-line message, and Escape closes the form
+        browser.click("#new-prune");
+        browser.find("#job-prune-id").sendKeys("broken");
+        browser.find("#job-prune-schedule").sendKeys("mon..xyz");
+        browser.click("#job-prune-save");
+        String error = browser.waitText("#notice .msg.error", "schedule");
+        assertTrue(error.startsWith("Create: parameter verification failed - 'schedule'"), error);
+        assertFalse(error.contains("\n") || error.contains("Exception"), error);
+        browser.find("#job-prune-id").sendKeys(Keys.ESCAPE);
+        browser.waitFor(d -> browser.all("#job-prune-form").isEmpty() ? true : null, "the form closed");
+
+        // run now: the notice names the task and links to its log, followed to TASK OK
+        browser.click(row + " .run-job");
+        String upid = browser.waitText("#notice a.upid", "UPID:");
+        assertTrue(upid.contains(":prunejob:") && upid.contains("nightly"), upid);
+        assertTrue(browser.find("#notice").getText().startsWith("Prune job 'nightly' started: task " + upid), browser.find("#notice").getText());
+        browser.click("#notice a.upid");
+        browser.waitFor(d -> browser.find("#task-log").getText().contains("TASK OK") ? true : null, "TASK OK in the job's log",
+                Duration.ofSeconds(60));
+        assertEquals(1, api("/admin/datastore/store1/snapshots?backup-type=vm&backup-id=100").size(), "keep-daily 1 left one");
+        browser.open(base + "/#/jobs");
+        browser.waitText(row + " .last-run", "OK");
+        assertEquals(upid, browser.find(row + " .last-run a").getAttribute("href").replaceFirst(".*#/task/", "")
+                .transform(h -> java.net.URLDecoder.decode(h, StandardCharsets.UTF_8)));
+        // the maintenance page lists the datastore's jobs with the same next run
+        browser.open(base + "/#/maintenance/store1");
+        assertEquals(Long.toString(next), browser.find("#store-jobs " + row + " .next-run").getAttribute("data-time"));
+    }
+
+    @Test
+    @Order(8)
+    void aRemoteIsCreatedAndEditedWithoutShowingItsPassword() throws Exception {
+        browser.open(base + "/#/jobs");
+        browser.click("#new-remote");
+        browser.find("#job-remote-id").sendKeys("other");
+        browser.find("#job-remote-host").sendKeys("127.0.0.1");
+        browser.find("#job-remote-port").sendKeys(Integer.toString(server.port()));
+        browser.find("#job-remote-auth-id").sendKeys("root@pam!net");
+        browser.find("#job-remote-password").sendKeys(rootToken);
+        browser.find("#job-remote-fingerprint").sendKeys(server.fingerprint());
+        browser.click("#job-remote-save");
+        browser.waitText("#notice", "Remote 'other' created.");
+        String row = browser.waitText("#jobs-remote tr[data-id='other']", "root@pam!net");
+        assertFalse(row.contains(rootToken), "the secret is never shown");
+        browser.click("#jobs-remote tr[data-id='other'] .edit-job");
+        assertEquals("", browser.find("#job-remote-password").getAttribute("value"), "no password in the form");
+        browser.find("#job-remote-comment").sendKeys("this server");
+        browser.click("#job-remote-save");
+        browser.waitText("#jobs-remote tr[data-id='other']", "this server");
+        JsonNode remote = api("/config/remote/other");
+        assertEquals("this server", remote.path("comment").asText());
+        assertFalse(remote.has("password"), remote.toString());
+        // a sync job can pick the remote
+        browser.click("#new-sync");
+        new Select(browser.find("#job-sync-remote")).selectByValue("other");
+        browser.screenshot("jobs-sync-form");
+        browser.find("#job-sync-id").sendKeys(Keys.ESCAPE);
+    }
+
+    @Test
     @Order(9)
     void atPhoneWidthNoPageScrollsSideways() {
         try {
             browser.size(375, 800);
-            for (String page : List.of("#/dashboard", "#/datastore/store1", "#/tasks", "#/maintenance/store1", "#/access", "#/charts/store1")) {
+            for (String page : List.of("#/dashboard", "#/datastore/store1", "#/tasks", "#/maintenance/store1", "#/jobs", "#/access",
+                    "#/charts/store1")) {
                 browser.open(base + "/" + page);
                 browser.find("main h1");
                 browser.find("main .table-wrap, main .tree, main .card");
@@ -338,6 +479,9 @@ class WebUiBrowserTest {
             browser.open(base + "/#/dashboard");
             browser.find("table.datastores");
             browser.screenshot("dashboard-phone");
+            browser.open(base + "/#/jobs");
+            browser.waitText("#jobs-prune", "nightly");
+            browser.screenshot("jobs-phone");
         } finally {
             browser.size(1280, 900);
         }
@@ -361,7 +505,7 @@ class WebUiBrowserTest {
 
     @Test
     @Order(11)
-    void aBackupUserSeesOnlyTheirDatastoreAndGroupsAndGetsPermissionErrors() {
+    void aBackupUserSeesOnlyTheirDatastoreAndGroupsAndGetsPermissionErrors() throws Exception {
         browser.open(base + "/");
         logout();
         login("alice@pbs", ALICE_PASSWORD);
@@ -386,6 +530,17 @@ class WebUiBrowserTest {
         assertTrue(error.startsWith("Start GC now: permission check failed"), error); // PBS's one line, no stack trace
         assertFalse(error.contains("\n") || error.contains("Exception"), error);
         browser.screenshot("permission-error");
+        // the Jobs page: root's job is not listed to her, and creating one is refused in one line
+        browser.open(base + "/#/jobs");
+        browser.waitText("#jobs-prune", "no prune job");
+        browser.click("#new-prune");
+        browser.find("#job-prune-id").sendKeys("mine");
+        browser.find("#job-prune-schedule").sendKeys("daily");
+        browser.click("#job-prune-save");
+        error = browser.waitText("#notice .msg.error", "permission");
+        assertTrue(error.startsWith("Create: permission check failed"), error);
+        assertFalse(error.contains("\n") || error.contains("Exception"), error);
+        assertFalse(api("/config/prune").toString().contains("mine"), "not created");
     }
 
     @Test

@@ -127,7 +127,7 @@ public final class JpbsServer implements AutoCloseable {
             Channel ch = b.bind(addr).syncUninterruptibly().channel();
             JpbsServer s = new JpbsServer(boss, workers, virtualThreads, chunkWorkers, ch, connections, ctx,
                     cert.fingerprint());
-            // usage and I/O every minute into <config>/rrdb (charts, estimated full date; docs/webui.md)
+            // usage and I/O every minute into <config>/rrdb (charts, estimated full date; docs/ui.md)
             s.sampler = org.jpbs.server.rrd.RrdSampler.start(org.jpbs.server.rrd.RrdStore.forConfigDir(config.configDir()),
                     services.datastores(), config.configDir());
             s.metricPusher = new org.jpbs.server.metrics.MetricPusher(config.configDir(), services.tasks().node(),

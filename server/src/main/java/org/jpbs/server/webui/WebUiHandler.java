@@ -9,7 +9,7 @@ import org.jpbs.server.http.RestRequest;
 import org.jpbs.server.http.RestResponse;
 
 /**
- * Puts the web interface in front of the API handler ({@code docs/webui.md}): every path under
+ * Puts the web interface in front of the API handler ({@code docs/ui.md}): every path under
  * {@code /api2/} goes to the API unchanged; {@code GET|HEAD /} (and {@code /index.html}) answers
  * the page with {@code Cache-Control: no-cache}; {@code GET|HEAD /ui/<build>/<file>} answers an
  * asset with a one-year immutable cache and its ETag ({@code If-None-Match} gives 304);

@@ -1,5 +1,5 @@
 /**
- * The web interface ({@code docs/webui.md}): static pages, ES modules and styles kept in the
+ * The web interface ({@code docs/ui.md}): static pages, ES modules and styles kept in the
  * jar's resources, served on the server's port next to the API. The pages use only the public
  * {@code /api2/json} API (ticket cookie and CSRF token as PBS); nothing here answers API calls.
  */

@@ -9,6 +9,7 @@ import * as task from './pages/task.js';
 import * as maintenance from './pages/maintenance.js';
 import * as access from './pages/access.js';
 import * as charts from './pages/charts.js';
+import * as jobs from './pages/jobs.js';
 
 const routes = [
   { re: /^#\/?$|^#\/dashboard$/, page: dashboard, nav: 'dashboard' },
@@ -16,6 +17,7 @@ const routes = [
   { re: /^#\/tasks$/, page: tasks, nav: 'tasks' },
   { re: /^#\/task\/(.+)$/, page: task, nav: 'tasks' },
   { re: /^#\/maintenance(?:\/([^/]+))?$/, page: maintenance, nav: 'maintenance' },
+  { re: /^#\/jobs$/, page: jobs, nav: 'jobs' },
   { re: /^#\/access$/, page: access, nav: 'access' },
   { re: /^#\/charts\/([^/]+)$/, page: charts, nav: 'datastore' },
 ];
@@ -40,12 +42,25 @@ function header(stores) {
     h('a', { class: 'brand', href: '#/dashboard' }, 'jpbs'),
     h('nav', { 'aria-label': 'main' },
       link('#/dashboard', 'Dashboard', 'dashboard'),
-      stores.map(s => link('#/datastore/' + encodeURIComponent(s.store), s.store, 'datastore:' + s.store)),
+      storeLinks(stores, link),
       link('#/tasks', 'Tasks', 'tasks'),
       link('#/maintenance', 'Maintenance', 'maintenance'),
+      link('#/jobs', 'Jobs', 'jobs'),
       link('#/access', 'Access', 'access')),
     h('span', { class: 'who' }, h('span', { id: 'username' }, api.user()), ' ',
       h('button', { id: 'logout', onclick: () => { api.logout(); loginMessage = 'Logged out.'; location.hash = '#/'; route(); } }, 'Log out'))));
+}
+
+/** Few datastores: a link each; many (a server may have a thousand): a menu that scrolls. */
+const STORE_LINKS = 6;
+
+function storeLinks(stores, link) {
+  const links = stores.map(s => link('#/datastore/' + encodeURIComponent(s.store), s.store, 'datastore:' + s.store));
+  if (stores.length <= STORE_LINKS) return links;
+  const menu = h('details', { class: 'menu', id: 'store-menu' }, h('summary', {}, `Datastores (${stores.length})`),
+    h('div', { class: 'menu-list' }, links));
+  menu.addEventListener('click', ev => { if (ev.target.tagName === 'A') menu.open = false; });
+  return menu;
 }
 
 let storeList = null;

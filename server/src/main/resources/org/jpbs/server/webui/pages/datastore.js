@@ -1,7 +1,9 @@
 // A datastore's content as a tree: namespaces → groups → snapshots, with size, owner, verify
-// state, protection and notes (edited inline); forget, protect, change owner, download.
+// state, protection and notes (edited inline); forget, protect, change owner, download; a file
+// archive's contents browsed (catalog.js).
 import * as api from '../api.js';
 import { h, fmtBytes, fmtTime, badge, action, showInfo, showError, taskHref, table } from '../ui.js';
+import { browsable, catalogBrowser } from './catalog.js';
 
 export async function render(main, ctx) {
   const store = ctx.args[0];
@@ -146,5 +148,13 @@ function snapshotActions(store, gp, s) {
     b.closest('tr').remove();
     showInfo('Snapshot removed.');
   }, { class: 'small danger forget' });
-  return h('div', { class: 'actions' }, showFiles, ' ', forget, files);
+  const names = (s.files || []).map(f => (typeof f === 'string' ? f : f.filename));
+  const browse = browsable(names) ? h('button', {
+    class: 'small browse', 'aria-expanded': 'false', onclick: () => {
+      const open = files.querySelector('.catalog');
+      files.replaceChildren(...(open ? [] : [catalogBrowser(store, snapParams(gp, s), names)]));
+      browse.setAttribute('aria-expanded', String(!open));
+    },
+  }, 'Browse') : '';
+  return h('div', { class: 'actions' }, showFiles, ' ', browse, ' ', forget, files);
 }

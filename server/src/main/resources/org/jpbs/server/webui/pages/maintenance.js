@@ -1,7 +1,9 @@
 // Maintenance of one datastore: GC status and "run now", verify now, and the prune simulator
-// (keep-* options → which snapshots a prune would remove, from the prune dry-run API).
+// (keep-* options → which snapshots a prune would remove, from the prune dry-run API), and the
+// datastore's prune, verify and sync jobs with their next runs.
 import * as api from '../api.js';
 import { h, fmtBytes, fmtTime, action, showTask, table, badge, taskHref, lazy } from '../ui.js';
+import { jobSection } from './jobs.js';
 
 const KEEP = ['keep-last', 'keep-hourly', 'keep-daily', 'keep-weekly', 'keep-monthly', 'keep-yearly'];
 
@@ -27,6 +29,9 @@ export async function render(main, ctx) {
       'ignore-verified': ignoreVerified.checked, 'outdated-after': outdated.value || undefined,
     })), { id: 'verify-run', class: 'primary' })));
   main.append(await pruneSimulator(store));
+  main.append(h('section', { class: 'card', id: 'store-jobs' }, h('h2', {}, 'Jobs of this datastore'),
+    h('p', { class: 'muted' }, 'Their schedules and next runs; all jobs and remotes are on the ', h('a', { href: '#/jobs' }, 'Jobs'), ' page.'),
+    ['prune', 'verify', 'sync'].map(kind => jobSection(kind, ctx, { store }))));
 }
 
 async function gcStatus(store) {
