@@ -154,6 +154,7 @@ public final class RestoreCommand implements Callable<Integer> {
             return writeAll(engine.source().manifestJson(), MANIFEST);
         }
         String label = Snapshots.describe(ref);
+        serverName = splitName(engine.source().manifest(), serverName);
         FileEntry entry = findEntry(engine.source().manifest(), label, serverName);
         CryptConfig key = engine.keyFor(entry, crypt, label);
         if (serverName.endsWith(".blob")) {
@@ -161,7 +162,13 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         IndexFile index = engine.openIndex(serverName);
         if (extract != null) {
-            return extract(engine, index, key, serverName, extract);
+            IndexFile payload = null;
+            if (serverName.endsWith(MPXAR)) {
+                String payloadName = serverName.substring(0, serverName.length() - MPXAR.length()) + PPXAR;
+                engine.keyFor(findEntry(engine.source().manifest(), label, payloadName), crypt, label);
+                payload = engine.openIndex(payloadName);
+            }
+            return extract(engine, index, payload, key, serverName, extract);
         }
         Progress progress = new Progress(index.size());
         try (RestoreTarget out = RestoreTarget.open(target, index.size(), ctx.rawOut())) {
@@ -184,7 +191,7 @@ public final class RestoreCommand implements Callable<Integer> {
      * for anything else.
      */
     private TreeExtractor.Options extractOptions(String serverName) {
-        boolean tree = serverName.endsWith(".pxar.didx") && !target.equals("-")
+        boolean tree = (serverName.endsWith(".pxar.didx") || serverName.endsWith(MPXAR)) && !target.equals("-")
                 && (!Files.exists(Path.of(target)) || Files.isDirectory(Path.of(target)));
         boolean given = !patterns.isEmpty() || overwrite || ignoreAcls || ignoreXattrs || ignoreOwnership;
         if (!tree) {
@@ -199,13 +206,16 @@ public final class RestoreCommand implements Callable<Integer> {
     }
 
     @SuppressWarnings("try") // the progress renderer only needs closing
-    private int extract(RestoreEngine engine, IndexFile index, CryptConfig key, String serverName,
+    private int extract(RestoreEngine engine, IndexFile index, IndexFile payload, CryptConfig key, String serverName,
             TreeExtractor.Options options) throws IOException {
         Progress progress = new Progress(index.size());
         Path dir = Path.of(target);
         RestoreStats stats;
         try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {
-            stats = engine.extractTree(index, key, dir, options, w -> output.warn(ctx, w), serverName, progress);
+            stats = payload == null
+                    ? engine.extractTree(index, key, dir, options, w -> output.warn(ctx, w), serverName, progress)
+                    : engine.extractSplitTree(index, payload, key, dir, options, w -> output.warn(ctx, w), serverName,
+                            progress);
         }
         output.info(ctx, Summary.restore(serverName, dir.toString(), stats));
         return 0;
@@ -251,6 +261,25 @@ public final class RestoreCommand implements Callable<Integer> {
             throw new UsageException(variable + " must be at least 1, got " + n + " (stands for " + option + ")");
         }
         return n;
+    }
+
+    private static final String MPXAR = ".mpxar.didx";
+    private static final String PPXAR = ".ppxar.didx";
+
+    /**
+     * {@code NAME.pxar.didx} of a snapshot that has the split archive {@code NAME.mpxar.didx}
+     * instead (written with --change-detection-mode data or metadata) stands for it, as in the
+     * PBS client; any other name is returned as is.
+     */
+    private static String splitName(BackupManifest manifest, String serverName) {
+        String suffix = ".pxar.didx";
+        if (serverName.endsWith(suffix) && manifest.file(serverName).isEmpty()) {
+            String split = serverName.substring(0, serverName.length() - suffix.length()) + MPXAR;
+            if (manifest.file(split).isPresent()) {
+                return split;
+            }
+        }
+        return serverName;
     }
 
     /** The manifest's file name: {@code restore SNAPSHOT index.json TARGET} writes it, as the PBS client does. */
