@@ -27,6 +27,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.core.pxar.ArchiveNames;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import org.jpbs.datastore.config.Operation;
@@ -164,7 +165,7 @@ public final class RestoreCommand implements Callable<Integer> {
         if (extract != null) {
             IndexFile payload = null;
             if (serverName.endsWith(MPXAR)) {
-                String payloadName = serverName.substring(0, serverName.length() - MPXAR.length()) + PPXAR;
+                String payloadName = ArchiveNames.resolve(serverName, engine.source().manifest()).payload();
                 engine.keyFor(findEntry(engine.source().manifest(), label, payloadName), crypt, label);
                 payload = engine.openIndex(payloadName);
             }
@@ -264,22 +265,19 @@ public final class RestoreCommand implements Callable<Integer> {
     }
 
     private static final String MPXAR = ".mpxar.didx";
-    private static final String PPXAR = ".ppxar.didx";
 
     /**
      * {@code NAME.pxar.didx} of a snapshot that has the split archive {@code NAME.mpxar.didx}
-     * instead (written with --change-detection-mode data or metadata) stands for it, as in the
-     * PBS client; any other name is returned as is.
+     * instead (written with --change-detection-mode data or metadata), or either half of it,
+     * stands for its metadata half, as in the PBS client ({@link ArchiveNames}); any other name
+     * is returned as is.
      */
     private static String splitName(BackupManifest manifest, String serverName) {
-        String suffix = ".pxar.didx";
-        if (serverName.endsWith(suffix) && manifest.file(serverName).isEmpty()) {
-            String split = serverName.substring(0, serverName.length() - suffix.length()) + MPXAR;
-            if (manifest.file(split).isPresent()) {
-                return split;
-            }
+        if (!serverName.endsWith(".pxar.didx") && !serverName.endsWith(MPXAR)) {
+            return serverName;
         }
-        return serverName;
+        ArchiveNames names = ArchiveNames.resolve(serverName, manifest);
+        return names.isSplit() && manifest.file(names.metadata()).isPresent() ? names.metadata() : serverName;
     }
 
     /** The manifest's file name: {@code restore SNAPSHOT index.json TARGET} writes it, as the PBS client does. */

@@ -6,8 +6,8 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import org.jpbs.client.pxar.PxarAccessor;
-import org.jpbs.client.pxar.PxarEntry;
+import org.jpbs.core.pxar.PxarAccessor;
+import org.jpbs.core.pxar.PxarEntry;
 import org.jpbs.client.pxar.fs.PreviousArchive;
 import org.jpbs.core.index.IndexFile;
 

@@ -33,6 +33,7 @@ import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.core.pxar.IndexReadAt;
 
 /**
  * The restore engine ({@code docs/design.md#engines}): reads archives of one snapshot from a
@@ -251,8 +252,7 @@ public final class RestoreEngine {
     public RestoreStats extractSplitTree(IndexFile index, IndexFile payload, CryptConfig key, Path target,
             TreeExtractor.Options options, Consumer<String> warnings, String resource, ProgressListener progress)
             throws IOException {
-        IndexReadAt contents = new IndexReadAt(payload, source, key, resource.replace(".mpxar", ".ppxar"))
-                .prefetch(fetchConcurrency);
+        IndexReadAt contents = new IndexReadAt(payload, source, key, resource.replace(".mpxar", ".ppxar"), 8);
         return TreeRestore.extract(this, index, contents, key, target, options, warnings, resource, progress);
     }
 

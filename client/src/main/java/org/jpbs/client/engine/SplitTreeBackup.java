@@ -5,7 +5,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.jpbs.client.pxar.PxarAccessor;
+import org.jpbs.core.pxar.IndexReadAt;
+import org.jpbs.core.pxar.PxarAccessor;
 import org.jpbs.client.pxar.fs.TreeArchiver;
 import org.jpbs.core.snapshot.SnapshotSource;
 
@@ -51,7 +52,7 @@ final class SplitTreeBackup {
                     previousSource = src.get();
                     // opened through the reader session: a server allows the chunks of indexes read there
                     IndexReadAt r = new IndexReadAt(previousSource.openIndex(names[0]), previousSource,
-                            engine.crypt().chunkKey(), "previous " + names[0]);
+                            engine.crypt().chunkKey(), "previous " + names[0], 8);
                     previous = new PreviousSplitArchive(new PxarAccessor(r), pp.index(), payload);
                     a.reusing(previous);
                 } else {

@@ -7,11 +7,11 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
-import org.jpbs.client.pxar.Metadata;
-import org.jpbs.client.pxar.PxarEncoder;
-import org.jpbs.client.pxar.PxarFormat;
-import org.jpbs.client.pxar.Stat;
-import org.jpbs.client.pxar.catalog.CatalogWriter;
+import org.jpbs.core.pxar.Metadata;
+import org.jpbs.core.pxar.PxarEncoder;
+import org.jpbs.core.pxar.PxarFormat;
+import org.jpbs.core.pxar.Stat;
+import org.jpbs.core.pxar.catalog.CatalogWriter;
 
 /**
  * Where the {@link TreeArchiver}'s entries go: the encoder and the catalog, in archive order.

@@ -3,7 +3,7 @@ package org.jpbs.client.pxar.fs;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.jpbs.client.pxar.Metadata;
+import org.jpbs.core.pxar.Metadata;
 
 /**
  * The look-ahead of {@code --change-detection-mode metadata}

@@ -3,8 +3,8 @@ package org.jpbs.client.pxar.fs;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
-import org.jpbs.client.pxar.Metadata;
-import org.jpbs.client.pxar.XAttr;
+import org.jpbs.core.pxar.Metadata;
+import org.jpbs.core.pxar.XAttr;
 
 /**
  * What {@code --change-detection-mode metadata} needs of the group's previous snapshot

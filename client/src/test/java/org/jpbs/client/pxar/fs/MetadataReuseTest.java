@@ -13,10 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.jpbs.client.pxar.PxarAccessor;
-import org.jpbs.client.pxar.PxarDecoder;
-import org.jpbs.client.pxar.PxarEntry;
-import org.jpbs.client.pxar.ReadAt;
+import org.jpbs.core.pxar.PxarAccessor;
+import org.jpbs.core.pxar.PxarDecoder;
+import org.jpbs.core.pxar.PxarEntry;
+import org.jpbs.core.pxar.ReadAt;
 import org.junit.jupiter.api.Test;
 
 /**
