@@ -149,6 +149,36 @@ class ChangeDetectionCliTest {
     }
 
     @Test
+    void encryptedMetadataModeReusesWithTheKey() throws Exception {
+        Path src = Files.createDirectories(base.resolve("src-enc"));
+        Random r = new Random(41);
+        for (int i = 0; i < 30; i++) {
+            byte[] data = new byte[r.nextInt(50_000)];
+            r.nextBytes(data);
+            Path f = Files.createDirectories(src.resolve("d" + i % 3)).resolve("f" + i);
+            Files.write(f, data);
+            Files.setLastModifiedTime(f, FileTime.from(1_600_000_000L + i, TimeUnit.SECONDS));
+        }
+        Path tmp = Files.createTempDirectory(base, "w");
+        Path repo = shared.resolve("repo-enc");
+        assertEquals(0, new CliRunner(tmp, Map.of()).run("datastore", "create", "cdenc", repo.toString()).exit());
+        CliRunner cli = new CliRunner(tmp, Map.of("PBS_REPOSITORY", repo.toString()));
+        Path key = tmp.resolve("key.json");
+        assertEquals(0, cli.run("key", "create", "--kdf", "none", key.toString()).exit());
+        for (long t : new long[] {T1, T2}) {
+            CliRunner.Result b = cli.run("backup", "--keyfile", key.toString(), "--backup-type", "host", "--backup-id",
+                    "files", "--backup-time", Long.toString(t), "--change-detection-mode", "metadata", "root.pxar:" + src);
+            assertEquals(0, b.exit(), b.all());
+            assertEquals(t == T1 ? 30 : 0, counts(b)[0], b.err());
+        }
+        assertEquals(1, cli.run("restore", "-q", snap(T2), "root.pxar", tmp.resolve("nokey").toString()).exit());
+        Path out = tmp.resolve("restored-enc");
+        CliRunner.Result r2 = cli.run("restore", "-q", "--keyfile", key.toString(), snap(T2), "root.pxar", out.toString());
+        assertEquals(0, r2.exit(), r2.all());
+        FileArchiveCliTest.assertSameTree(src, out);
+    }
+
+    @Test
     void badModeIsAUsageError() throws Exception {
         Path tmp = Files.createTempDirectory(base, "w");
         CliRunner.Result r = new CliRunner(tmp, Map.of("PBS_REPOSITORY", shared.resolve("none").toString()))
