@@ -108,7 +108,7 @@ final class PreviousSplitArchive implements PreviousArchive {
     }
 
     @Override
-    public Placement reuse(long start, long end) throws IOException {
+    public Placement reuse(long start, long end, boolean continued) throws IOException {
         if (start < 0 || end <= start || end > payload.size()) {
             return null; // a reference outside the previous payload: read the files again
         }
@@ -121,7 +121,7 @@ final class PreviousSplitArchive implements PreviousArchive {
             return new Placement(firstChunkAt + (start - payload.chunkStart(first)), 0);
         }
         long injected = payload.chunkEnd(last) - payload.chunkStart(from);
-        long pad = (payload.chunkEnd(last) - end) + (shared ? 0 : start - payload.chunkStart(first));
+        long pad = (continued ? 0 : payload.chunkEnd(last) - end) + (shared ? 0 : start - payload.chunkStart(first));
         if (pad >= PADDING_THRESHOLD * injected) {
             return null;
         }

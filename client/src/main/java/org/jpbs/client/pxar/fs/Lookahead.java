@@ -10,8 +10,8 @@ import org.jpbs.core.pxar.Metadata;
  * ({@code docs/pxar.md#metadata-change-detection}): unchanged files whose previous payloads
  * follow each other in the previous payload stream are held (with their open descriptors, not
  * read), and every entry after them waits in archive order, until the run ends: a changed file,
- * a file whose previous payload does not continue the run, {@value #MAX_FILES} held files, or the
- * end of the archive. Then the run's payload range is offered to the {@link PreviousArchive}:
+ * a file whose previous payload does not continue the run, {@value #MAX_FILES} held files (then
+ * the next run goes on in the chunk this one ends in), or the end of the archive. Then the run's payload range is offered to the {@link PreviousArchive}:
  * taken over as whole chunks, the held files become payload references; refused (too much
  * padding), they are read and encoded as new files. Not thread-safe.
  */
@@ -67,8 +67,10 @@ final class Lookahead implements AutoCloseable {
 
     /** Holds an unchanged file whose previous payload is {@code [from, to)}; takes over its descriptor. */
     void hold(Held f, long from, long to) throws IOException {
-        if (files > 0 && (from != end || files >= MAX_FILES)) {
-            flush();
+        if (files > 0 && from != end) {
+            flush(false);
+        } else if (files >= MAX_FILES) {
+            flush(true); // the run goes on: the next one starts in the chunk this one ends in
         }
         if (files == 0) {
             start = from;
@@ -80,10 +82,15 @@ final class Lookahead implements AutoCloseable {
 
     /** Ends the run: writes the held files (reused or read) and the entries after them. */
     void flush() throws IOException {
+        flush(false);
+    }
+
+    /** @param continued the next file continues the run (only the held-file limit ends it) */
+    private void flush(boolean continued) throws IOException {
         if (files == 0) {
             return;
         }
-        PreviousArchive.Placement p = previous.reuse(start, end);
+        PreviousArchive.Placement p = previous.reuse(start, end, continued);
         if (p != null) {
             writer.appended(p.appended());
         }

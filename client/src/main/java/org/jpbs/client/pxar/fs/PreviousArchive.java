@@ -47,9 +47,11 @@ public interface PreviousArchive {
      * the whole chunks covering it, unless the bytes of those chunks outside the range (padding)
      * are too many.
      *
+     * @param continued the next range starts at {@code end} (a long run cut only to bound the
+     *                  files held): the last chunk's bytes after {@code end} are not padding
      * @return where the range now is, or null if the files are to be read again
      */
-    Placement reuse(long start, long end) throws IOException;
+    Placement reuse(long start, long end, boolean continued) throws IOException;
 
     /** Deep equality of two entries' metadata (arrays compared by content). */
     static boolean sameMetadata(Metadata a, Metadata b) {

@@ -50,7 +50,7 @@ class MetadataReuseTest extends DiskDirTest {
         }
 
         @Override
-        public Placement reuse(long start, long end) {
+        public Placement reuse(long start, long end, boolean continued) {
             reused.add(new long[] {start, end});
             long at = out.size();
             out.write(payload, (int) start, (int) (end - start));
