@@ -89,7 +89,7 @@ class HypervisorApiTest {
 
     @Test
     @Order(1)
-    void eightThreadsWriteTwoImagesInParallel() throws Exception {
+    void sixteenThreadsWriteTwoImagesInParallel() throws Exception {
         BackupSnapshotRef ref;
         try (BackupSession s = open(T1)) {
             int d0 = s.registerImage("drive-scsi0.img", disk0.length);
@@ -102,7 +102,7 @@ class HypervisorApiTest {
                 work.add(new int[] {d1, c});
             }
             java.util.Collections.shuffle(work, new Random(5));
-            ExecutorService pool = Executors.newFixedThreadPool(8);
+            ExecutorService pool = Executors.newFixedThreadPool(16);
             CountDownLatch go = new CountDownLatch(1);
             List<Future<?>> fs = new ArrayList<>();
             for (int[] w : work) {

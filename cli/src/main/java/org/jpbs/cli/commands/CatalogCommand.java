@@ -27,12 +27,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code jpbs catalog dump|find}: the file archives' catalog ({@code catalog.pcat1.didx}) of a
+ * {@code jpbs catalog dump|find|shell}: the file archives' catalog ({@code catalog.pcat1.didx}) of a
  * snapshot, read through the {@link RestoreEngine} from a local datastore or a server and
  * printed as the PBS client prints it ({@code docs/pxar.md#catalog}).
  */
 @Command(name = "catalog", description = "List or search the file archives of a snapshot (its catalog).",
-        subcommands = {CatalogCommand.Dump.class, CatalogCommand.Find.class})
+        subcommands = {CatalogCommand.Dump.class, CatalogCommand.Find.class, CatalogShellCommand.class})
 public final class CatalogCommand implements Callable<Integer> {
     /** The catalog's name in a snapshot. */
     static final String CATALOG = "catalog.pcat1.didx";
@@ -75,6 +75,11 @@ public final class CatalogCommand implements Callable<Integer> {
         /** Prints from the decoded catalog. */
         abstract void print(CatalogReader catalog) throws IOException;
 
+        /** What the command does with the open snapshot: by default prints from its catalog. */
+        void use(RestoreEngine engine, CryptConfig crypt) throws IOException {
+            print(read(engine, crypt));
+        }
+
         @Override
         public Integer call() throws Exception {
             CryptConfig crypt = crypto.forRestore(ctx);
@@ -82,18 +87,18 @@ public final class CatalogCommand implements Callable<Integer> {
             if (repo.isRemote(ctx)) {
                 try (var pbs = repo.client(ctx);
                         SnapshotSource source = RemoteSnapshotSource.open(pbs, Snapshots.resolve(pbs, namespace, snapshot))) {
-                    print(read(new RestoreEngine(source), crypt));
+                    use(new RestoreEngine(source), crypt);
                 }
                 return 0;
             }
             Datastore ds = repo.open(ctx, false, Operation.READ);
             try (SnapshotSource source = LocalSnapshotSource.open(ds, Snapshots.resolve(ds, namespace, snapshot))) {
-                print(read(new RestoreEngine(source), crypt));
+                use(new RestoreEngine(source), crypt);
             }
             return 0;
         }
 
-        private static CatalogReader read(RestoreEngine engine, CryptConfig crypt) throws IOException {
+        static CatalogReader read(RestoreEngine engine, CryptConfig crypt) throws IOException {
             String label = Snapshots.describe(engine.source().snapshot());
             FileEntry entry = engine.source().manifest().file(CATALOG).orElseThrow(() -> new IllegalArgumentException(
                     "snapshot " + label + " has no catalog (" + CATALOG + "): it holds no file archive"));

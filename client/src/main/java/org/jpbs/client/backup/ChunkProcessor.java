@@ -35,6 +35,7 @@ public final class ChunkProcessor {
     private final LongAdder zeroChunks = new LongAdder();
     private final LongAdder zeroBytes = new LongAdder();
     private final LongAdder storedBytes = new LongAdder();
+    private final LongAdder storedChunks = new LongAdder();
 
     /**
      * @param sink     where chunks go
@@ -73,6 +74,7 @@ public final class ChunkProcessor {
                     EncodedChunk chunk = new EncodedChunk(d, crypt == null ? ZeroChunks.blob(len)
                             : DataBlob.encodeEncrypted(data, 0, len, compress, crypt), len);
                     if (sink.insert(chunk)) {
+                        storedChunks.increment();
                         storedBytes.add(chunk.blob().rawLength());
                     }
                 }
@@ -90,12 +92,23 @@ public final class ChunkProcessor {
         if (sink.insert(new EncodedChunk(d, blob, len))) {
             newChunks.increment();
             newBytes.add(len);
+            storedChunks.increment();
             storedBytes.add(blob.rawLength());
         } else {
             reusedChunks.increment();
             reusedBytes.add(len);
         }
         return d;
+    }
+
+    /** Chunks this processor stored as new on the sink (the zero chunk's blob included). */
+    public long storedChunks() {
+        return storedChunks.sum();
+    }
+
+    /** Encoded bytes of {@link #storedChunks()}. */
+    public long storedBytes() {
+        return storedBytes.sum();
     }
 
     /**

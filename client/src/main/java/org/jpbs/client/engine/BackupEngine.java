@@ -34,9 +34,10 @@ import org.jpbs.core.manifest.FileEntry;
  * <ul>
  * <li>an image ({@link #backupImage}) becomes a fixed index of 4 MiB chunks, hashed and
  *     compressed by {@link ImageBackup} on {@code workers} threads;</li>
- * <li>chunks assembled elsewhere (a VMA import, a hypervisor writing blocks) go through
- *     {@link #openFixedIndex} / {@link #openDynamicIndex}: an {@link Archive} with a
- *     {@link ChunkProcessor} and the index writer, closed with the finished index;</li>
+ * <li>chunks assembled elsewhere (a VMA import, a hypervisor writing blocks from many threads
+ *     in any order) go through {@link #openFixedIndex} / {@link #openDynamicIndex}: an
+ *     {@link Archive} with a {@link ChunkProcessor} and the index writer, closed with the
+ *     finished index;</li>
  * <li>a directory tree ({@link #backupTree}) becomes a pxar stream in a dynamic index of
  *     buzhash chunks (4 MiB average), its entries listed in the snapshot's catalog
  *     {@code catalog.pcat1.didx} ({@code docs/pxar.md#backup-and-restore});</li>
@@ -216,7 +217,10 @@ public final class BackupEngine {
         return add(target.addBlob(serverName, blob, crypt.mode()));
     }
 
-    /** The previous snapshot's index of an archive if the crypt settings allow reusing it. */
+    /**
+     * The previous snapshot's index of an archive if the crypt settings allow reusing it (a
+     * caller may check it before {@link #openFixedIndex}, which then reuses the same download).
+     */
     public PreviousIndex previousIndex(String serverName) throws IOException {
         PreviousArchives.Lookup l = previous.lookup(serverName);
         return new PreviousIndex(l.index(), l.why());
@@ -250,17 +254,6 @@ public final class BackupEngine {
         }
         target.finish(m);
         return ref;
-    }
-
-    /**
-     * Records an index the caller wrote through the target's own protocol (the hypervisor's
-     * streaming image writer, which appends while chunks arrive); it goes into the manifest like
-     * any other archive.
-     *
-     * @throws IllegalArgumentException if an archive of that name was already added
-     */
-    public FileEntry addWritten(FileEntry entry) {
-        return add(entry);
     }
 
     /** Gives the snapshot up (see {@link SnapshotTarget#abort}). */

@@ -2,8 +2,10 @@ package org.jpbs.client.engine;
 
 import java.io.IOException;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jpbs.core.snapshot.SnapshotTarget;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
@@ -25,6 +27,8 @@ final class PreviousArchives {
 
     private final SnapshotTarget target;
     private final BackupCrypt crypt;
+    /** Lookups made before the archive is opened (the hypervisor checks an incremental image first). */
+    private final Map<String, Lookup> looked = new ConcurrentHashMap<>();
     private Optional<BackupManifest> manifest;
     private String manifestFailure;
 
@@ -58,6 +62,15 @@ final class PreviousArchives {
      * @throws IOException if the index exists and is reusable but cannot be read or is corrupt
      */
     Lookup lookup(String serverName) throws IOException {
+        Lookup l = looked.get(serverName);
+        if (l == null) {
+            l = find(serverName);
+            looked.put(serverName, l);
+        }
+        return l;
+    }
+
+    private Lookup find(String serverName) throws IOException {
         Optional<BackupManifest> m = manifest();
         if (m.isEmpty()) {
             return new Lookup(null, manifestFailure() != null ? manifestFailure()
@@ -86,7 +99,8 @@ final class PreviousArchives {
      */
     Set<Digest> known(String serverName, int fixedChunkSize, java.util.function.Consumer<String> warn) {
         try {
-            IndexFile idx = lookup(serverName).index();
+            Lookup l = looked.remove(serverName); // the index is downloaded (and its chunks registered) once
+            IndexFile idx = (l != null ? l : find(serverName)).index();
             if (idx == null || idx instanceof FixedIndex f && f.chunkSize() != fixedChunkSize) {
                 return Set.of();
             }

@@ -85,6 +85,14 @@ public final class H2Session implements H2Call, AutoCloseable {
         return f;
     }
 
+    /**
+     * The connection's Netty channel, for protocol tests that slow the connection down, stop
+     * reading or send raw HTTP/2 frames; requests go through {@link #call}.
+     */
+    public Channel channel() {
+        return channel;
+    }
+
     /** {@code host:port} of the server. */
     public String authority() {
         return authority;

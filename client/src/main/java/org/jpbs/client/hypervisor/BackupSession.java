@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jpbs.client.engine.BackupCrypt;
 import org.jpbs.client.engine.BackupEngine;
 import org.jpbs.client.remote.BackupClient;
@@ -17,15 +14,10 @@ import org.jpbs.client.remote.Repository;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.api.ArchiveName;
 import org.jpbs.core.api.BackupSnapshotRef;
-import org.jpbs.core.blob.DataBlob;
-import org.jpbs.core.blob.EncodedChunk;
-import org.jpbs.core.blob.ZeroChunks;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.index.FixedIndex;
-import org.jpbs.core.manifest.CryptMode;
-import org.jpbs.core.manifest.FileEntry;
 
 /**
  * Writes one snapshot to a remote datastore the way a hypervisor's backup job does ({@code docs/protocol.md#backup-session}; the role of {@code proxmox-backup-qemu}): register images, write
@@ -42,21 +34,26 @@ import org.jpbs.core.manifest.FileEntry;
  * }
  * }</pre>
  *
- * <p>Each {@link #writeData} hashes the chunk (SHA-256) in the calling thread, recognises zero
- * chunks, skips the upload when the server already knows the digest (listed by the previous
- * snapshot's index of a registered image, or uploaded earlier in this session), else compresses
- * (zstd) and uploads it with at most {@link Options#uploadConcurrency()} uploads in flight per
- * session, and returns once the chunk is stored on the server. Appends to the index are batched.
+ * <p>Every image is an archive of the {@link BackupEngine} ({@link BackupEngine#openFixedIndex}),
+ * and each {@link #writeData} goes through its {@link org.jpbs.client.backup.ChunkProcessor}
+ * into the session's {@link RemoteSnapshotTarget}, like the chunks of any other caller: hashed
+ * (SHA-256) in the calling thread, a zero chunk recognised, the upload skipped when the chunk is
+ * known (listed by the previous snapshot's index of the same image, which the engine downloads,
+ * or uploaded earlier in this session), else compressed (zstd) and uploaded with at most
+ * {@link Options#uploadConcurrency()} uploads in flight per session; the call returns once the
+ * chunk is stored on the server. Writers hold no common lock: 16 threads writing at once hash,
+ * compress and upload in parallel. {@link #closeImage} appends the index and closes it.
  *
- * <p>Incremental backup ({@link #registerImage(String, long, BitSet)}): the server pre-fills the
- * new index from the previous snapshot's index of the same image ({@code reuse-csum}, {@code docs/protocol.md#closing-an-index}), so
- * only the dirty chunks are written. {@link #abort} (or {@link #close()} before {@link #finish})
- * drops the connection; the server then removes the unfinished snapshot ({@code docs/protocol.md#end-abort-and-cleanup}).
+ * <p>Incremental backup ({@link #registerImage(String, long, BitSet)}): the new index starts as
+ * a copy of the previous snapshot's index of the same image (its chunks are known to the server
+ * once downloaded, {@code docs/protocol.md#chunk-upload-and-known-chunks}), so only the dirty
+ * chunks are written. {@link #abort} (or {@link #close()} before {@link #finish}) drops the
+ * connection; the server then removes the unfinished snapshot
+ * ({@code docs/protocol.md#end-abort-and-cleanup}).
  *
- * <p>A thin adapter: the session is a {@link RemoteSnapshotTarget}, and the
- * {@link BackupEngine} decides what of the previous snapshot is reused, stores the configs and
- * writes and signs the manifest; only the QEMU-style chunk writes (any thread, any order,
- * appended while they arrive) are this class's own.
+ * <p>A thin adapter: the engine also decides what of the previous snapshot is reused, stores
+ * the configs and writes and signs the manifest; only the QEMU-style bookkeeping (chunks written
+ * in any order from any thread, each once, the dirty bitmap) is this class's own.
  *
  * <p>All methods are thread-safe. Failures are {@link IOException}s with one-line messages;
  * misuse (bad offsets, unknown image ids) is an {@link IllegalArgumentException} or
@@ -88,22 +85,22 @@ public final class BackupSession implements AutoCloseable {
             return new Options(uploadConcurrency, compress, key);
         }
 
-        CryptMode mode() {
-            return crypt == null ? CryptMode.NONE : CryptMode.ENCRYPT;
-        }
     }
 
-    /** Counters of one image: chunks written by the caller, of those uploaded, and their encoded bytes. */
+    /**
+     * Counters of one image: its chunks, those written by the caller, those uploaded as new
+     * (the zero chunk's blob included) and their encoded bytes.
+     */
     public record ImageStats(long chunks, long writtenChunks, long uploadedChunks, long uploadedBytes) {}
+
+    /** The data of a zero chunk written as {@code null} (only read). */
+    private static final byte[] ZEROS = new byte[CHUNK_SIZE];
 
     private final RemoteSnapshotTarget target;
     private final BackupEngine engine;
     private final BackupClient client;
     private final BackupSnapshotRef ref;
-    private final Options options;
     private final List<ImageWriter> images = new ArrayList<>();
-    private final Set<Digest> knownFromPrevious = ConcurrentHashMap.newKeySet();
-    private final Map<Integer, Digest> zeroDigests = new ConcurrentHashMap<>();
     private volatile String abortReason;
     private volatile boolean finished;
 
@@ -112,7 +109,6 @@ public final class BackupSession implements AutoCloseable {
         this.engine = new BackupEngine(target, BackupCrypt.encrypt(options.crypt()), w -> { }).compress(options.compress());
         this.client = target.client();
         this.ref = target.snapshot();
-        this.options = options;
     }
 
     /** {@link #open(Repository, Credentials, BackupSnapshotRef, Options)} with {@link Options#DEFAULT}. */
@@ -175,50 +171,33 @@ public final class BackupSession implements AutoCloseable {
                 throw new IllegalArgumentException("image '" + serverName + "' is already registered");
             }
         }
-        FixedIndex previous = previousIndex(serverName, incremental);
-        if (incremental) {
-            if (previous.size() != size || previous.chunkSize() != CHUNK_SIZE) {
-                throw new IOException("image '" + serverName + "': cannot back up incrementally, the size changed ("
-                        + previous.size() + " bytes in the previous snapshot, now " + size + ")");
-            }
+        FixedIndex previous = incremental ? previousIndex(serverName) : null;
+        if (previous != null && (previous.size() != size || previous.chunkSize() != CHUNK_SIZE)) {
+            throw new IOException("image '" + serverName + "': cannot back up incrementally, the size changed ("
+                    + previous.size() + " bytes in the previous snapshot, now " + size + ")");
         }
-        int wid = client.createFixedIndex(serverName, size, incremental ? previous.computeCsum() : null);
+        BackupEngine.Archive archive = engine.openFixedIndex(serverName, size);
         synchronized (this) {
-            ImageWriter w = new ImageWriter(images.size(), serverName, size, wid, CHUNK_SIZE,
-                    incremental ? previous : null, dirty);
+            ImageWriter w = new ImageWriter(images.size(), serverName, size, CHUNK_SIZE, archive, previous, dirty);
             images.add(w);
             return w.id;
         }
     }
 
-    /**
-     * The previous snapshot's index of an image (downloading it registers its chunks as known);
-     * null if there is none and {@code required} is false.
-     */
-    private FixedIndex previousIndex(String serverName, boolean required) throws IOException {
+    /** The previous snapshot's index of an image (the engine reuses the download when the image is opened). */
+    private FixedIndex previousIndex(String serverName) throws IOException {
         String why;
         try {
             BackupEngine.PreviousIndex p = engine.previousIndex(serverName);
             if (p.index() instanceof FixedIndex idx) {
-                for (int i = 0; i < idx.chunkCount(); i++) {
-                    knownFromPrevious.add(idx.digest(i));
-                }
                 return idx;
             }
             why = p.why();
         } catch (CorruptDataException ex) {
             why = ex.getMessage();
         }
-        if (required) {
-            throw new IOException("image '" + serverName + "': an incremental backup needs the previous snapshot's index"
-                    + " of this image, but " + why);
-        }
-        return null;
-    }
-
-    private Digest zeroDigest(int len) {
-        CryptConfig c = options.crypt();
-        return c == null ? ZeroChunks.digest(len) : zeroDigests.computeIfAbsent(len, n -> c.computeDigest(new byte[n], 0, n));
+        throw new IOException("image '" + serverName + "': an incremental backup needs the previous snapshot's index"
+                + " of this image, but " + why);
     }
 
     /**
@@ -238,24 +217,9 @@ public final class BackupSession implements AutoCloseable {
         boolean ok = false;
         try {
             int len = w.chunkLength(i);
-            boolean zero = data == null || ZeroChunks.isZero(data, 0, len);
-            CryptConfig crypt = options.crypt();
-            Digest d = zero ? zeroDigest(len) : EncodedChunk.digest(data, 0, len, crypt);
-            boolean uploaded = false;
-            int encoded = 0;
-            if (!knownFromPrevious.contains(d) && !client.isUploaded(d)) {
-                EncodedChunk c = zero
-                        ? new EncodedChunk(d, crypt == null ? ZeroChunks.blob(len)
-                                : DataBlob.encodeEncrypted(new byte[len], 0, len, true, crypt), len)
-                        : EncodedChunk.encode(data, 0, len, options.compress(), crypt);
-                uploaded = client.uploadChunk(w.wid, c).started();
-                encoded = c.blob().rawLength();
-            }
+            Digest d = w.archive.processor().process(data == null ? ZEROS : data, len);
             client.awaitChunk(d);
-            ImageWriter.Batch batch = w.record(i, d, uploaded, encoded);
-            if (batch != null) {
-                client.appendFixed(w.wid, batch.digests(), batch.offsets());
-            }
+            w.record(i, d);
             ok = true;
         } catch (IOException e) {
             throw aborted(e);
@@ -269,8 +233,9 @@ public final class BackupSession implements AutoCloseable {
     }
 
     /**
-     * Closes an image: waits for its writes in progress, sends the remaining appends and closes
-     * the index on the server (chunk count, size, checksum).
+     * Closes an image: waits for its writes in progress and for the session's uploads, appends
+     * the index (every chunk with its offset) and closes it on the server (chunk count, size,
+     * checksum).
      *
      * @throws IOException if a chunk (full) or a dirty chunk (incremental) was never written, or the server refuses
      */
@@ -283,14 +248,7 @@ public final class BackupSession implements AutoCloseable {
         w.closeAndDrain();
         try {
             w.checkComplete();
-            ImageWriter.Batch rest = w.takeBatch();
-            if (!rest.digests().isEmpty()) {
-                client.appendFixed(w.wid, rest.digests(), rest.offsets());
-            }
-            FixedIndex idx = w.index();
-            Digest csum = idx.computeCsum();
-            client.closeFixed(w.wid, w.appended(), w.size, csum);
-            engine.addWritten(new FileEntry(w.name, options.mode(), w.size, csum));
+            w.archive.close(w.index());
         } catch (IOException e) {
             throw aborted(e);
         }
@@ -299,9 +257,8 @@ public final class BackupSession implements AutoCloseable {
     /** Counters of an image. */
     public ImageStats imageStats(int image) {
         ImageWriter w = image(image);
-        synchronized (w) {
-            return new ImageStats(w.chunkCount, w.recorded, w.uploadedChunks, w.uploadedBytes);
-        }
+        return new ImageStats(w.chunkCount, w.recorded(), w.archive.processor().storedChunks(),
+                w.archive.processor().storedBytes());
     }
 
     /**
@@ -367,8 +324,7 @@ public final class BackupSession implements AutoCloseable {
             }
             abortReason = reason == null || reason.isBlank() ? "aborted by the caller" : reason;
         }
-        client.fail(new IOException(abortMessage()));
-        target.close();
+        engine.abort(abortReason); // the session fails with "backup of <snapshot> aborted: <reason>"
     }
 
     /** True once {@link #finish} succeeded. */

@@ -2,53 +2,45 @@ package org.jpbs.client.hypervisor;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.List;
 import java.util.UUID;
+import org.jpbs.client.engine.BackupEngine;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
 
 /**
- * The state of one image in a {@link BackupSession}: its slots (digest per chunk), which chunks
- * were written, the appends not yet sent, and the writes in progress. Thread-safe (monitor).
+ * The state of one image in a {@link BackupSession}: the engine's {@link BackupEngine.Archive}
+ * its chunks go through, its slots (digest per chunk, pre-filled from the previous index for an
+ * incremental image), which chunks were written, and the writes in progress. Thread-safe
+ * (its own monitor, held only for the bookkeeping, never across a chunk).
  */
 final class ImageWriter {
-    /** Appends are sent in batches of this many chunks. */
-    static final int APPEND_BATCH = 256;
-
     final int id;
     final String name;
     final long size;
-    final int wid;
     final int chunkSize;
     final int chunkCount;
     final boolean incremental;
+    final BackupEngine.Archive archive;
     private final BitSet dirty;
     private final Digest[] slots;
     private final BitSet written = new BitSet();
-    private List<Digest> pendingDigests = new ArrayList<>();
-    private List<Long> pendingOffsets = new ArrayList<>();
-    private int appended;
     private int inFlight;
     private boolean closing;
-    long recorded;
-    long uploadedChunks;
-    long uploadedBytes;
-
-    /** A batch of appends to send: digests and start offsets. */
-    record Batch(List<Digest> digests, long[] offsets) {}
+    private long recorded;
 
     /**
+     * @param archive  the fixed index being written through the engine
      * @param previous for an incremental image the previous index (slots pre-filled), else null
      * @param dirty    chunks that must be written (incremental), or null
      */
-    ImageWriter(int id, String name, long size, int wid, int chunkSize, FixedIndex previous, BitSet dirty) {
+    ImageWriter(int id, String name, long size, int chunkSize, BackupEngine.Archive archive, FixedIndex previous,
+                BitSet dirty) {
         this.id = id;
         this.name = name;
         this.size = size;
-        this.wid = wid;
         this.chunkSize = chunkSize;
+        this.archive = archive;
         this.chunkCount = FixedIndex.chunkCount(size, chunkSize);
         this.incremental = previous != null;
         this.dirty = dirty == null ? null : (BitSet) dirty.clone();
@@ -59,7 +51,6 @@ final class ImageWriter {
             }
         }
     }
-
     /** Length of chunk {@code i}: the chunk size, or what is left for the last one. */
     int chunkLength(int i) {
         return (int) Math.min(chunkSize, size - (long) i * chunkSize);
@@ -105,26 +96,15 @@ final class ImageWriter {
         notifyAll();
     }
 
-    /** Records a stored chunk; returns a batch of appends to send if enough accumulated, else null. */
-    synchronized Batch record(int i, Digest d, boolean uploaded, int encodedSize) {
+    /** Records a stored chunk. */
+    synchronized void record(int i, Digest d) {
         slots[i] = d;
         recorded++;
-        if (uploaded) {
-            uploadedChunks++;
-            uploadedBytes += encodedSize;
-        }
-        pendingDigests.add(d);
-        pendingOffsets.add((long) i * chunkSize);
-        return pendingDigests.size() >= APPEND_BATCH ? takeBatch() : null;
     }
 
-    /** The pending appends (possibly empty), counted as appended. */
-    synchronized Batch takeBatch() {
-        Batch b = new Batch(pendingDigests, pendingOffsets.stream().mapToLong(Long::longValue).toArray());
-        appended += pendingDigests.size();
-        pendingDigests = new ArrayList<>();
-        pendingOffsets = new ArrayList<>();
-        return b;
+    /** Chunks written by the caller so far. */
+    synchronized long recorded() {
+        return recorded;
     }
 
     /** Refuses further writes and waits until the writes in progress are done. */
@@ -166,12 +146,7 @@ final class ImageWriter {
         }
     }
 
-    /** Number of chunks appended so far (the close's chunk count). */
-    synchronized int appended() {
-        return appended;
-    }
-
-    /** The index the server will build: every slot filled. */
+    /** The index: every slot filled (checked by {@link #checkComplete}). */
     synchronized FixedIndex index() {
         return new FixedIndex(UUID.randomUUID(), 0, size, chunkSize, slots.clone());
     }

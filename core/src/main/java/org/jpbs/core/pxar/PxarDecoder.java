@@ -330,7 +330,8 @@ public final class PxarDecoder implements EntrySource {
         return java.util.Arrays.copyOf(c, c.length - 1);
     }
 
-    private static byte[] join(byte[] dir, byte[] name) {
+    /** The path of {@code name} in the directory {@code dir} (paths below the root, no leading slash). */
+    public static byte[] join(byte[] dir, byte[] name) {
         if (dir.length == 0) {
             return name;
         }

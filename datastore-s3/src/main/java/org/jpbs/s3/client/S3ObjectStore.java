@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.jpbs.core.traffic.RateLimiter;
 import org.jpbs.s3.config.S3EndpointConfig;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -269,7 +270,7 @@ public final class S3ObjectStore implements ObjectStore {
         return "could not " + verb + " " + describe(key);
     }
 
-    private static void limit(RateLimiter l, long units) {
+    private static void limit(RateLimiter l, long units) throws java.io.InterruptedIOException {
         if (l != null) {
             l.acquire(units);
         }

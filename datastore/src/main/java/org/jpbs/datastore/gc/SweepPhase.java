@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.datastore.chunks.DirectoryChunkStore;
@@ -41,7 +40,6 @@ final class SweepPhase {
     private final DirectoryChunkStore store;
     private final Path chunksDir;
     private final Instant minAtime;
-    private final Instant oldestWriter;
     /**
      * File times come from the kernel's coarse clock, which lags {@link Instant#now()} by up to a
      * tick (a few ms): a chunk touched right after phase 1 started can carry an atime just before
@@ -50,38 +48,36 @@ final class SweepPhase {
      * removed is decided by {@code minAtime} alone).
      */
     static final java.time.Duration TIMESTAMP_SLACK = java.time.Duration.ofSeconds(1);
-    private final Instant pendingBefore;
     private final boolean dryRun;
     private final GcListener listener;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger dirsDone = new AtomicInteger();
     private final AtomicReference<IOException> failure = new AtomicReference<>();
-    private final LongAdder diskBytes = new LongAdder();
-    private final LongAdder diskChunks = new LongAdder();
-    private final LongAdder removedBytes = new LongAdder();
-    private final LongAdder removedChunks = new LongAdder();
-    private final LongAdder pendingBytes = new LongAdder();
-    private final LongAdder pendingChunks = new LongAdder();
-    private final LongAdder removedBad = new LongAdder();
-    private final LongAdder stillBad = new LongAdder();
-    private final LongAdder removedTemp = new LongAdder();
-    private final LongAdder entries = new LongAdder();
+    private final SweepCounters counters;
 
     SweepPhase(GcFs fs, DirectoryChunkStore store, Instant minAtime, Instant oldestWriter, boolean dryRun, GcListener listener) {
         this.fs = fs;
         this.store = store;
         this.chunksDir = store.root().resolve(".chunks");
         this.minAtime = minAtime;
-        this.oldestWriter = oldestWriter;
-        this.pendingBefore = oldestWriter.minus(TIMESTAMP_SLACK);
+        this.counters = new SweepCounters(oldestWriter);
         this.dryRun = dryRun;
         this.listener = listener;
     }
 
     Result run(int nThreads) throws IOException {
+        onThreads(nThreads, this::work, failure);
+        return counters.result();
+    }
+
+    /**
+     * Runs {@code work} on {@code n} sweep threads (at least one) and waits for them; rethrows
+     * the first failure they recorded in {@code failure}.
+     */
+    static void onThreads(int n, Runnable work, AtomicReference<IOException> failure) throws IOException {
         List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < nThreads; i++) {
-            threads.add(Thread.ofPlatform().name("jpbs-gc-sweep-" + i).daemon(true).start(this::work));
+        for (int i = 0; i < Math.max(1, n); i++) {
+            threads.add(Thread.ofPlatform().name("jpbs-gc-sweep-" + i).daemon(true).start(work));
         }
         for (Thread t : threads) {
             try {
@@ -95,9 +91,6 @@ final class SweepPhase {
         if (e != null) {
             throw e;
         }
-        return new Result(diskBytes.sum(), diskChunks.sum(), removedBytes.sum(), removedChunks.sum(),
-                pendingBytes.sum(), pendingChunks.sum(), removedBad.sum(), stillBad.sum(), removedTemp.sum(),
-                entries.sum());
     }
 
     private void work() {
@@ -133,7 +126,7 @@ final class SweepPhase {
                 }
                 Digest digest = chunkDigest(name);
                 if (digest != null) {
-                    entries.increment();
+                    counters.entry();
                     sweepChunk(d, dir, name, digest, name.length() > 64);
                 } else if (name.contains(".tmp_")) {
                     sweepTemp(d, dir, name);
@@ -158,14 +151,19 @@ final class SweepPhase {
         return null;
     }
 
-    private void sweepChunk(GcFs.Dir d, Path dir, String name, Digest digest, boolean bad) throws IOException {
-        FileStat st;
+    /** The entry's stat, or null if it vanished or is not a regular file. */
+    private static FileStat regularFile(GcFs.Dir d, String name) throws IOException {
         try {
-            st = d.stat(name);
+            FileStat st = d.stat(name);
+            return st.regular() ? st : null;
         } catch (NoSuchFileException e) {
-            return;
+            return null;
         }
-        if (!st.regular()) {
+    }
+
+    private void sweepChunk(GcFs.Dir d, Path dir, String name, Digest digest, boolean bad) throws IOException {
+        FileStat st = regularFile(d, name);
+        if (st == null) {
             return;
         }
         classify:
@@ -189,48 +187,26 @@ final class SweepPhase {
                             try {
                                 fs.delete(dir.resolve(name));
                             } catch (IOException e) {
-                                stillBad.increment();
+                                counters.stillBad();
                                 throw new IOException("garbage collection could not remove " + dir.resolve(name)
                                         + ": " + e.getMessage(), e);
                             }
                         }
                     }
-                    if (bad) {
-                        removedBad.increment();
-                    } else {
-                        removedChunks.increment();
-                    }
-                    removedBytes.add(st.size());
+                    counters.removed(bad, st.size());
                     return;
                 }
             } finally {
                 lock.unlock();
             }
         }
-        if (st.atimeBefore(pendingBefore)) {
-            if (bad) {
-                stillBad.increment();
-            } else {
-                pendingChunks.increment();
-            }
-            pendingBytes.add(st.size());
-        } else {
-            if (!bad) {
-                diskChunks.increment();
-            }
-            diskBytes.add(st.size());
-        }
+        counters.kept(st.atimeBefore(counters.pendingBefore()), bad, st.size());
     }
 
     /** A {@code <digest>.gc-removing} left by a killed GC: put back if recently touched and no copy exists, else removed. */
     private void sweepRemoving(GcFs.Dir d, Path dir, String name) throws IOException {
-        FileStat st;
-        try {
-            st = d.stat(name);
-        } catch (NoSuchFileException e) {
-            return;
-        }
-        if (!st.regular()) {
+        FileStat st = regularFile(d, name);
+        if (st == null) {
             return;
         }
         Path file = dir.resolve(name.substring(0, 64));
@@ -245,17 +221,12 @@ final class SweepPhase {
     }
 
     private void sweepTemp(GcFs.Dir d, Path dir, String name) throws IOException {
-        FileStat st;
-        try {
-            st = d.stat(name);
-        } catch (NoSuchFileException e) {
-            return;
-        }
-        if (st.regular() && st.mtimeSec() < minAtime.getEpochSecond()) {
+        FileStat st = regularFile(d, name);
+        if (st != null && st.mtimeSec() < minAtime.getEpochSecond()) {
             if (!dryRun) {
                 fs.delete(dir.resolve(name));
             }
-            removedTemp.increment();
+            counters.removedTemp();
             listener.info((dryRun ? "would remove" : "removed") + " stale temporary chunk file " + dir.resolve(name));
         }
     }

@@ -12,6 +12,7 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.FileEntry;
 import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.snapshot.SnapshotTarget;
+import org.jpbs.core.traffic.RateLimiter;
 
 /**
  * Copies one finished snapshot as stored ({@code docs/sync.md#how-a-snapshot-is-copied}): every

@@ -15,6 +15,7 @@ import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.snapshot.SnapshotTarget;
+import org.jpbs.core.traffic.RateLimiter;
 import org.jpbs.datastore.lock.LockedException;
 import org.jpbs.datastore.task.TaskAbortedException;
 import org.jpbs.datastore.task.TaskLog;

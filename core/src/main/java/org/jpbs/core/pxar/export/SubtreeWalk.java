@@ -1,6 +1,8 @@
 package org.jpbs.core.pxar.export;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Arrays;
 import org.jpbs.core.pxar.PxarAccessor;
 import org.jpbs.core.pxar.PxarDecoder;
@@ -22,13 +24,32 @@ final class SubtreeWalk {
 
     private SubtreeWalk() {}
 
-    static void walk(PxarAccessor archive, PxarAccessor.Node node, Visitor v) throws IOException {
-        byte[] own = node.entry().path();
-        int cut = own.length - 1;
-        while (cut >= 0 && own[cut] != '/') {
+    /** The length of the parent's path and its slash in {@code path} (0 at the top). */
+    static int parentLength(byte[] path) {
+        int cut = path.length - 1;
+        while (cut >= 0 && path[cut] != '/') {
             cut--;
         }
-        int prefix = cut + 1; // the parent's path and its slash
+        return cut + 1;
+    }
+
+    /** {@code out} for a writer that closes its stream when done: closing only flushes. */
+    static OutputStream nonClosing(OutputStream out) {
+        return new FilterOutputStream(out) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+                out.flush();
+            }
+        };
+    }
+
+    static void walk(PxarAccessor archive, PxarAccessor.Node node, Visitor v) throws IOException {
+        int prefix = parentLength(node.entry().path());
         try (PxarDecoder d = archive.decoder(node)) {
             int depth = 0;
             PxarEntry e;

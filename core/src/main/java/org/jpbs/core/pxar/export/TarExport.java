@@ -1,7 +1,6 @@
 package org.jpbs.core.pxar.export;
 
 import com.github.luben.zstd.ZstdOutputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -43,22 +42,8 @@ public final class TarExport {
     /** Writes the compressed tar of {@code dir} to {@code out} (flushed, not closed). */
     public static void write(PxarAccessor archive, PxarAccessor.Node dir, OutputStream out) throws IOException {
         byte[] own = dir.entry().path();
-        int cut = own.length - 1;
-        while (cut >= 0 && own[cut] != '/') {
-            cut--;
-        }
-        try (ZstdOutputStream z = new ZstdOutputStream(new FilterOutputStream(out) {
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-            }
-
-            @Override
-            public void close() throws IOException {
-                out.flush();
-            }
-        }, 3)) {
-            TarExport t = new TarExport(archive, z, own, cut + 1);
+        try (ZstdOutputStream z = new ZstdOutputStream(SubtreeWalk.nonClosing(out), 3)) {
+            TarExport t = new TarExport(archive, z, own, SubtreeWalk.parentLength(own));
             SubtreeWalk.walk(archive, dir, t::add);
             z.write(new byte[2 * BLOCK]);
         }

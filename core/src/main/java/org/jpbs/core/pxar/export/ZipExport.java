@@ -1,6 +1,5 @@
 package org.jpbs.core.pxar.export;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,17 +24,7 @@ public final class ZipExport {
 
     /** Writes the zip of {@code dir} to {@code out} (finished, not closed). */
     public static void write(PxarAccessor archive, PxarAccessor.Node dir, OutputStream out) throws IOException {
-        ZipOutputStream zip = new ZipOutputStream(new FilterOutputStream(out) {
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-            }
-
-            @Override
-            public void close() throws IOException {
-                out.flush();
-            }
-        }, StandardCharsets.UTF_8);
+        ZipOutputStream zip = new ZipOutputStream(SubtreeWalk.nonClosing(out), StandardCharsets.UTF_8);
         SubtreeWalk.walk(archive, dir, (name, e, d) -> {
             String n = new String(name, StandardCharsets.UTF_8);
             switch (e.kind()) {
