@@ -18,7 +18,9 @@ import org.jpbs.cli.local.BlockDevices;
 import org.jpbs.client.backup.BackupStats;
 import org.jpbs.client.engine.BackupCrypt;
 import org.jpbs.client.engine.BackupEngine;
+import org.jpbs.client.engine.ChangeDetectionMode;
 import org.jpbs.client.engine.DynamicArchiveStream;
+import org.jpbs.client.engine.TreeResult;
 import org.jpbs.client.pxar.fs.TreeArchiver;
 import org.jpbs.client.remote.RemoteSnapshotTarget;
 import org.jpbs.client.progress.Progress;
@@ -110,6 +112,13 @@ public final class BackupCommand implements Callable<Integer> {
             description = "File archives: most directory entries held in memory at once (default: ${DEFAULT-VALUE}).")
     long entriesMax;
 
+    @Option(names = "--change-detection-mode", paramLabel = "MODE", defaultValue = "legacy",
+            description = {"File archives: legacy (one NAME.pxar.didx), data (split into NAME.mpxar.didx",
+                "and NAME.ppxar.didx, every file read) or metadata (split; files whose size and",
+                "metadata equal the previous snapshot's are not read, their chunks are reused).",
+                "Default: ${DEFAULT-VALUE}."})
+    String changeDetectionMode;
+
     @Mixin
     CryptOptions crypto;
 
@@ -121,6 +130,8 @@ public final class BackupCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "ARCHIVE", description = "NAME.img:PATH or NAME.EXT:PATH, one or more.")
     List<String> archives;
+
+    private ChangeDetectionMode mode;
 
     /** Creates the command; {@code ctx} gives its streams and environment. */
     public BackupCommand(CliContext ctx) {
@@ -160,6 +171,11 @@ public final class BackupCommand implements Callable<Integer> {
         }
         if (uploadConcurrency < 1) {
             throw new UsageException("--upload-concurrency must be at least 1, got " + uploadConcurrency);
+        }
+        try {
+            mode = ChangeDetectionMode.parse(changeDetectionMode);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--change-detection-mode: " + e.getMessage(), e);
         }
         List<ArchiveSpec> specs = ArchiveSpec.parseAll(archives);
         TreeArchiver.Options treeOptions = TreeOptions.backup(excludes, allFileSystems, includeDevs, skipLostAndFound,
@@ -243,10 +259,19 @@ public final class BackupCommand implements Callable<Integer> {
 
     private BackupStats backupTree(BackupEngine engine, ArchiveSpec spec, TreeArchiver.Options options)
             throws IOException {
-        output.info(ctx, "Upload directory '" + spec.path() + "' as " + spec.serverName());
-        DynamicArchiveStream.Result r = engine.backupTree(spec.serverName(), spec.path(), options,
+        output.info(ctx, "Upload directory '" + spec.path() + "' as " + spec.serverName()
+                + (mode.split() ? " (change detection mode " + mode.cliName() + ")" : ""));
+        TreeResult r = engine.backupTree(spec.serverName(), spec.path(), options, mode,
                 w -> output.warn(ctx, spec.cliName() + ": " + w));
-        output.info(ctx, Summary.backup(spec.serverName(), r.stats()));
+        for (DynamicArchiveStream.Result a : r.archives()) {
+            output.info(ctx, Summary.backup(a.entry().filename(), a.stats()));
+        }
+        if (mode.split()) {
+            output.info(ctx, String.format(Locale.ROOT,
+                    "%s: %d files read (%s), %d unchanged files reused (%s) in %d chunks, %s padding",
+                    spec.cliName(), r.filesRead(), Units.bytes(r.bytesRead()), r.filesReused(),
+                    Units.bytes(r.bytesReused()), r.reusedChunks(), Units.bytes(r.padding())));
+        }
         return r.stats();
     }
 

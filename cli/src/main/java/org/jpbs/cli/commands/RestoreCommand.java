@@ -27,6 +27,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.core.pxar.ArchiveNames;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import org.jpbs.datastore.config.Operation;
@@ -154,6 +155,7 @@ public final class RestoreCommand implements Callable<Integer> {
             return writeAll(engine.source().manifestJson(), MANIFEST);
         }
         String label = Snapshots.describe(ref);
+        serverName = splitName(engine.source().manifest(), serverName);
         FileEntry entry = findEntry(engine.source().manifest(), label, serverName);
         CryptConfig key = engine.keyFor(entry, crypt, label);
         if (serverName.endsWith(".blob")) {
@@ -161,7 +163,13 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         IndexFile index = engine.openIndex(serverName);
         if (extract != null) {
-            return extract(engine, index, key, serverName, extract);
+            IndexFile payload = null;
+            if (serverName.endsWith(MPXAR)) {
+                String payloadName = ArchiveNames.resolve(serverName, engine.source().manifest()).payload();
+                engine.keyFor(findEntry(engine.source().manifest(), label, payloadName), crypt, label);
+                payload = engine.openIndex(payloadName);
+            }
+            return extract(engine, index, payload, key, serverName, extract);
         }
         Progress progress = new Progress(index.size());
         try (RestoreTarget out = RestoreTarget.open(target, index.size(), ctx.rawOut())) {
@@ -184,7 +192,7 @@ public final class RestoreCommand implements Callable<Integer> {
      * for anything else.
      */
     private TreeExtractor.Options extractOptions(String serverName) {
-        boolean tree = serverName.endsWith(".pxar.didx") && !target.equals("-")
+        boolean tree = (serverName.endsWith(".pxar.didx") || serverName.endsWith(MPXAR)) && !target.equals("-")
                 && (!Files.exists(Path.of(target)) || Files.isDirectory(Path.of(target)));
         boolean given = !patterns.isEmpty() || overwrite || ignoreAcls || ignoreXattrs || ignoreOwnership;
         if (!tree) {
@@ -199,13 +207,16 @@ public final class RestoreCommand implements Callable<Integer> {
     }
 
     @SuppressWarnings("try") // the progress renderer only needs closing
-    private int extract(RestoreEngine engine, IndexFile index, CryptConfig key, String serverName,
+    private int extract(RestoreEngine engine, IndexFile index, IndexFile payload, CryptConfig key, String serverName,
             TreeExtractor.Options options) throws IOException {
         Progress progress = new Progress(index.size());
         Path dir = Path.of(target);
         RestoreStats stats;
         try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {
-            stats = engine.extractTree(index, key, dir, options, w -> output.warn(ctx, w), serverName, progress);
+            stats = payload == null
+                    ? engine.extractTree(index, key, dir, options, w -> output.warn(ctx, w), serverName, progress)
+                    : engine.extractSplitTree(index, payload, key, dir, options, w -> output.warn(ctx, w), serverName,
+                            progress);
         }
         output.info(ctx, Summary.restore(serverName, dir.toString(), stats));
         return 0;
@@ -251,6 +262,22 @@ public final class RestoreCommand implements Callable<Integer> {
             throw new UsageException(variable + " must be at least 1, got " + n + " (stands for " + option + ")");
         }
         return n;
+    }
+
+    private static final String MPXAR = ".mpxar.didx";
+
+    /**
+     * {@code NAME.pxar.didx} of a snapshot that has the split archive {@code NAME.mpxar.didx}
+     * instead (written with --change-detection-mode data or metadata), or either half of it,
+     * stands for its metadata half, as in the PBS client ({@link ArchiveNames}); any other name
+     * is returned as is.
+     */
+    private static String splitName(BackupManifest manifest, String serverName) {
+        if (!serverName.endsWith(".pxar.didx") && !serverName.endsWith(MPXAR)) {
+            return serverName;
+        }
+        ArchiveNames names = ArchiveNames.resolve(serverName, manifest);
+        return names.isSplit() && manifest.file(names.metadata()).isPresent() ? names.metadata() : serverName;
     }
 
     /** The manifest's file name: {@code restore SNAPSHOT index.json TARGET} writes it, as the PBS client does. */

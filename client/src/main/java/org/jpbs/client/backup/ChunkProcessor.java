@@ -112,6 +112,21 @@ public final class ChunkProcessor {
     }
 
     /**
+     * Registers a chunk taken over as it is from the previous snapshot (a split archive's
+     * reused payload, {@code docs/pxar.md#split-archives}) and counts it as reused.
+     *
+     * @throws IOException if the target does not know the chunk or cannot register it
+     */
+    public void reuseKnown(Digest d, int len) throws IOException {
+        if (!sink.isKnown(d)) {
+            throw new IOException("chunk " + d.hex() + " of the previous snapshot is not known to the target");
+        }
+        sink.reuse(d);
+        reusedChunks.increment();
+        reusedBytes.add(len);
+    }
+
+    /**
      * The counters so far as a {@link BackupStats}.
      *
      * @param size   image size in bytes

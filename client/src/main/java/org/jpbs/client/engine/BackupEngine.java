@@ -166,6 +166,12 @@ public final class BackupEngine {
         return new DynamicArchiveStream(openDynamicIndex(serverName), averageChunkSize, workers);
     }
 
+    /** A split archive's payload stream: cut by the payload chunker ({@code docs/pxar.md#metadata-change-detection}). */
+    DynamicArchiveStream openPayloadStream(String serverName) throws IOException {
+        return new DynamicArchiveStream(openDynamicIndex(serverName), DynamicArchiveStream.AVERAGE_CHUNK_SIZE, workers,
+                true);
+    }
+
     /**
      * Backs up the directory tree {@code root} as the file archive {@code serverName}
      * ({@code NAME.pxar.didx}) and lists it in the snapshot's catalog, which {@link #finish}
@@ -175,6 +181,18 @@ public final class BackupEngine {
      */
     public DynamicArchiveStream.Result backupTree(String serverName, Path root, TreeArchiver.Options options,
             Consumer<String> warnings) throws IOException {
+        return backupTree(serverName, root, options, ChangeDetectionMode.LEGACY, warnings).archives().get(0);
+    }
+
+    /**
+     * Backs up the directory tree {@code root} as the file archive {@code serverName}
+     * ({@code NAME.pxar.didx}) in the given change-detection mode: {@code legacy} as above; {@code data}
+     * and {@code metadata} as the split archive {@code NAME.mpxar.didx} + {@code NAME.ppxar.didx}
+     * (not in the catalog), {@code metadata} reusing unchanged files' payload from the previous
+     * snapshot without reading them ({@code docs/pxar.md#metadata-change-detection}).
+     */
+    public TreeResult backupTree(String serverName, Path root, TreeArchiver.Options options, ChangeDetectionMode mode,
+            Consumer<String> warnings) throws IOException {
         TreeBackup t;
         synchronized (this) {
             if (trees == null) {
@@ -182,7 +200,7 @@ public final class BackupEngine {
             }
             t = trees;
         }
-        return t.archive(serverName, root, options, warnings);
+        return t.archive(serverName, root, options, mode, warnings);
     }
 
     /**

@@ -7,14 +7,17 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.jpbs.client.backup.BackupStats;
 import org.jpbs.core.chunker.ChunkingOutputStream;
+import org.jpbs.core.chunker.PayloadChunker;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.DynamicIndexBuilder;
+import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.FileEntry;
 
 /**
@@ -34,14 +37,25 @@ public final class DynamicArchiveStream extends OutputStream {
 
     private final BackupEngine.Archive archive;
     private final ChunkingOutputStream chunks;
+    private final PayloadChunker payloadChunker;
     private final DynamicIndexBuilder builder = new DynamicIndexBuilder();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final ExecutorService pool;
     private final int inFlight;
     private final long started = System.nanoTime();
     private boolean done;
+    /** Bytes of injected chunks (not seen by the chunker). */
+    private long injected;
 
     DynamicArchiveStream(BackupEngine.Archive archive, int averageChunkSize, int workers) {
+        this(archive, averageChunkSize, workers, false);
+    }
+
+    /**
+     * @param payload cut with the payload chunker (buzhash plus suggested boundaries,
+     *                {@link #suggestBoundary}) of a split archive's payload stream
+     */
+    DynamicArchiveStream(BackupEngine.Archive archive, int averageChunkSize, int workers, boolean payload) {
         this.archive = archive;
         this.pool = Executors.newFixedThreadPool(workers, r -> {
             Thread t = new Thread(r, "jpbs-dynamic-" + archive.writer().serverName());
@@ -49,15 +63,54 @@ public final class DynamicArchiveStream extends OutputStream {
             return t;
         });
         this.inFlight = 2 * workers;
-        this.chunks = ChunkingOutputStream.buzhash(averageChunkSize, this::chunk);
+        if (payload) {
+            payloadChunker = new PayloadChunker(averageChunkSize);
+            this.chunks = new ChunkingOutputStream(payloadChunker, payloadChunker.maxSize(), this::chunk);
+        } else {
+            payloadChunker = null;
+            this.chunks = ChunkingOutputStream.buzhash(averageChunkSize, this::chunk);
+        }
+    }
+
+    /**
+     * Suggests a chunk boundary at stream offset {@code offset} (not before the current
+     * position), e.g. where a file's payload starts; only a payload stream takes suggestions.
+     */
+    public void suggestBoundary(long offset) {
+        if (payloadChunker != null) {
+            payloadChunker.suggest(offset - injected);
+        }
     }
 
     /** The archive's result: its manifest entry and counters. */
     public record Result(FileEntry entry, BackupStats stats) {}
 
-    /** Bytes written so far. */
+    /** Bytes written so far (injected chunks included). */
     public long position() {
-        return chunks.position();
+        return chunks.position() + injected;
+    }
+
+    /**
+     * Ends the current chunk and appends chunks {@code [from, to)} of {@code previous} (an index
+     * of the group's previous snapshot whose chunks the target knows) as they are, without
+     * reading them: a split archive's reused payload ({@code docs/pxar.md#split-archives}).
+     *
+     * @return the stream offset where the first injected chunk starts
+     */
+    public long inject(IndexFile previous, int from, int to) throws IOException {
+        chunks.cut();
+        long start = position();
+        for (int i = from; i < to; i++) {
+            Digest d = previous.digest(i);
+            int len = previous.chunkLength(i);
+            archive.processor().reuseKnown(d, len);
+            injected += len;
+            pending.add(new Pending(position(), CompletableFuture.completedFuture(d)));
+        }
+        while (pending.size() > inFlight) {
+            drainOne();
+        }
+        return start;
     }
 
     @Override
@@ -72,7 +125,7 @@ public final class DynamicArchiveStream extends OutputStream {
 
     private void chunk(byte[] data, int len, long end) throws IOException {
         byte[] copy = Arrays.copyOf(data, len);
-        pending.add(new Pending(end, pool.submit(() -> archive.processor().process(copy, len))));
+        pending.add(new Pending(end + injected, pool.submit(() -> archive.processor().process(copy, len))));
         while (pending.size() > inFlight) {
             drainOne();
         }

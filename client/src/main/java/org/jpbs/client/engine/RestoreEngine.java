@@ -33,6 +33,7 @@ import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.BackupManifest;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.core.manifest.FileEntry;
+import org.jpbs.core.pxar.IndexReadAt;
 
 /**
  * The restore engine ({@code docs/design.md#engines}): reads archives of one snapshot from a
@@ -238,7 +239,21 @@ public final class RestoreEngine {
     public RestoreStats extractTree(IndexFile index, CryptConfig key, Path target, TreeExtractor.Options options,
                                     Consumer<String> warnings, String resource, ProgressListener progress)
             throws IOException {
-        return TreeRestore.extract(this, index, key, target, options, warnings, resource, progress);
+        return TreeRestore.extract(this, index, null, key, target, options, warnings, resource, progress);
+    }
+
+    /**
+     * Extracts a split file archive ({@code docs/pxar.md#split-archives}): the metadata stream
+     * {@code index} (a {@code .mpxar.didx}) as for
+     * {@link #extractTree(IndexFile, CryptConfig, Path, TreeExtractor.Options, Consumer, String, ProgressListener)},
+     * file contents read from the payload stream {@code payload} (the {@code .ppxar.didx}) where
+     * its references point, each chunk verified.
+     */
+    public RestoreStats extractSplitTree(IndexFile index, IndexFile payload, CryptConfig key, Path target,
+            TreeExtractor.Options options, Consumer<String> warnings, String resource, ProgressListener progress)
+            throws IOException {
+        IndexReadAt contents = new IndexReadAt(payload, source, key, resource.replace(".mpxar", ".ppxar"), 8);
+        return TreeRestore.extract(this, index, contents, key, target, options, warnings, resource, progress);
     }
 
     private ImageRestore local(CryptConfig key, ProgressListener progress) {

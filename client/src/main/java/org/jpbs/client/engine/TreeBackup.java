@@ -3,6 +3,7 @@ package org.jpbs.client.engine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import org.jpbs.core.pxar.catalog.CatalogWriter;
 import org.jpbs.client.pxar.fs.TreeArchiver;
@@ -26,9 +27,16 @@ final class TreeBackup {
         this.engine = engine;
     }
 
-    /** Archives {@code root} as {@code serverName} (a {@code .pxar.didx}). */
-    synchronized DynamicArchiveStream.Result archive(String serverName, Path root, TreeArchiver.Options options,
-            Consumer<String> warnings) throws IOException {
+    /**
+     * Archives {@code root} as {@code serverName} (a {@code .pxar.didx}); in a split mode as
+     * {@code NAME.mpxar.didx} and {@code NAME.ppxar.didx} instead, which the catalog does not list
+     * (the PBS client writes no catalog for split archives: the metadata archive serves).
+     */
+    synchronized TreeResult archive(String serverName, Path root, TreeArchiver.Options options,
+            ChangeDetectionMode mode, Consumer<String> warnings) throws IOException {
+        if (mode.split()) {
+            return SplitTreeBackup.archive(engine, serverName, root, options, mode, warnings);
+        }
         if (catalog == null) {
             catalogStream = engine.openDynamicStream(CATALOG, DynamicArchiveStream.CATALOG_CHUNK_SIZE);
             catalog = new CatalogWriter(catalogStream);
@@ -36,9 +44,11 @@ final class TreeBackup {
         DynamicArchiveStream out = engine.openDynamicStream(serverName, DynamicArchiveStream.AVERAGE_CHUNK_SIZE);
         try {
             catalog.startDirectory(serverName.getBytes(StandardCharsets.UTF_8));
-            new TreeArchiver(options, catalog, warnings).archive(root, out);
+            TreeArchiver a = new TreeArchiver(options, catalog, warnings);
+            a.archive(root, out);
             catalog.endDirectory();
-            return out.finish();
+            TreeArchiver.Counters c = a.counters();
+            return new TreeResult(List.of(out.finish()), c.filesRead(), c.bytesRead(), 0, 0, 0, 0);
         } finally {
             out.close();
         }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.pxar.PxarDecoder;
+import org.jpbs.core.pxar.ReadAt;
 import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.crypto.CryptConfig;
@@ -32,7 +33,11 @@ final class TreeRestore {
 
     private TreeRestore() {}
 
-    static RestoreStats extract(RestoreEngine engine, IndexFile index, CryptConfig key, Path target,
+    /**
+     * @param payload a split archive's payload stream (read at the metadata stream's references),
+     *                or null for a unified archive
+     */
+    static RestoreStats extract(RestoreEngine engine, IndexFile index, ReadAt payload, CryptConfig key, Path target,
             TreeExtractor.Options options, Consumer<String> warnings, String resource, ProgressListener progress)
             throws IOException {
         Pipe pipe = new Pipe();
@@ -46,7 +51,8 @@ final class TreeRestore {
         });
         IOException extractFailure = null;
         try (InputStream in = pipe.in) {
-            new TreeExtractor(options, warnings).extract(new PxarDecoder(new BufferedInputStream(in, 1 << 16)), target);
+            new TreeExtractor(options, warnings).extract(new PxarDecoder(new BufferedInputStream(in, 1 << 16)), target,
+                    payload);
         } catch (IOException e) {
             extractFailure = e;
         }

@@ -9,6 +9,7 @@ import org.jpbs.client.http.HttpStatusException;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.snapshot.AbstractSnapshotTarget;
+import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.IndexFile;
@@ -113,6 +114,16 @@ public final class RemoteSnapshotTarget extends AbstractSnapshotTarget {
     @Override
     public Optional<BackupManifest> previousManifest() throws IOException {
         return client.previousManifest();
+    }
+
+    /** A reader session on the group's previous snapshot. */
+    @Override
+    public Optional<SnapshotSource> openPreviousSource() throws IOException {
+        java.util.OptionalLong t = client.previousBackupTime();
+        if (t.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(RemoteSnapshotSource.open(pbs, new BackupSnapshotRef(snapshot().group(), t.getAsLong())));
     }
 
     @Override

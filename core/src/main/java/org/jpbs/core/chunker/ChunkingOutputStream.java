@@ -88,6 +88,21 @@ public final class ChunkingOutputStream extends OutputStream {
         consumer.chunk(buf, len, offset);
     }
 
+    /**
+     * Ends the current chunk here, whatever the chunker says (nothing if no byte is pending),
+     * and starts the chunker afresh: the next byte begins a new chunk. Used before chunks that
+     * are reused as they are (a split archive's payload, {@code docs/pxar.md#split-archives}).
+     */
+    public void cut() throws IOException {
+        if (closed) {
+            throw new IOException("chunking stream closed");
+        }
+        chunker.reset();
+        if (fill > 0) {
+            emit();
+        }
+    }
+
     /** Emits the bytes after the last cut as the final chunk (nothing for an empty stream). */
     @Override
     public void close() throws IOException {

@@ -123,6 +123,50 @@ public final class PxarEncoder implements Closeable {
         return start;
     }
 
+    /**
+     * A regular file of a split archive whose contents are already in the payload stream (reused
+     * from the previous snapshot, {@code docs/pxar.md#split-archives}): its PAYLOAD item starts
+     * at payload offset {@code payloadOffset}. Its goodbye item counts only its metadata, as
+     * pxar writes a reused file.
+     *
+     * @return the offset of its FILENAME item, as {@link #beginFile}
+     */
+    public long addFileRef(byte[] name, Metadata meta, long size, long payloadOffset) throws IOException {
+        checkIdle();
+        if (payload == null) {
+            throw new IllegalStateException("a payload reference needs a split archive");
+        }
+        if (payloadOffset < 0 || payloadOffset + PxarFormat.HEADER_SIZE + size > payloadPosition) {
+            throw new IllegalArgumentException("payload reference " + payloadOffset + " + " + size
+                    + " beyond the payload written (" + payloadPosition + ")");
+        }
+        requireType(meta, PxarFormat.S_IFREG, "a file");
+        long start = w.position();
+        writeFilename(name);
+        writeMetadata(meta);
+        w.header(PxarFormat.PAYLOAD_REF, PxarFormat.HEADER_SIZE + 16);
+        w.putLong(payloadOffset);
+        w.putLong(size);
+        stack.peek().add(PxarFormat.hashFilename(name), start, w.position() - start);
+        return start;
+    }
+
+    /** The payload stream's length so far (a split archive; 0 otherwise). */
+    public long payloadPosition() {
+        return payloadPosition;
+    }
+
+    /**
+     * Tells a split archive's encoder that {@code bytes} were appended to the payload stream by
+     * someone else (chunks of the previous snapshot reused as they are).
+     */
+    public void payloadAppended(long bytes) {
+        if (payload == null || bytes < 0 || fileRemaining >= 0) {
+            throw new IllegalStateException("payload can only be appended between entries of a split archive");
+        }
+        payloadPosition += bytes;
+    }
+
     /** Contents of the current file. */
     public void write(byte[] b, int off, int len) throws IOException {
         if (len > fileRemaining) {

@@ -41,6 +41,16 @@ public interface SnapshotTarget extends AutoCloseable {
     IndexFile previousIndex(FileEntry entry) throws IOException;
 
     /**
+     * Opens the previous snapshot (the one {@link #previousManifest()} describes) for reading its
+     * archives' contents, e.g. a metadata archive to compare files with
+     * ({@code docs/pxar.md#metadata-change-detection}); empty if there is none or the target cannot
+     * read it. The caller closes it.
+     */
+    default Optional<SnapshotSource> openPreviousSource() throws IOException {
+        return Optional.empty();
+    }
+
+    /**
      * Stores a blob ({@code NAME.blob}) as is.
      *
      * @param mode the crypt mode its manifest entry gets

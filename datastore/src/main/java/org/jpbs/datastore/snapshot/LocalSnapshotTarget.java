@@ -10,6 +10,7 @@ import java.util.Set;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.snapshot.AbstractSnapshotTarget;
+import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.digest.Digest;
@@ -95,6 +96,14 @@ public final class LocalSnapshotTarget extends AbstractSnapshotTarget {
             throw previousFailure;
         }
         return previous == null ? Optional.empty() : Optional.of(previous.manifest());
+    }
+
+    @Override
+    public Optional<SnapshotSource> openPreviousSource() throws IOException {
+        if (previousFailure != null) {
+            throw previousFailure;
+        }
+        return previous == null ? Optional.empty() : Optional.of(LocalSnapshotSource.open(ds, previous.ref()));
     }
 
     @Override

@@ -5,12 +5,11 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.jpbs.core.pxar.Metadata;
 import org.jpbs.core.pxar.PxarEncoder;
 import org.jpbs.core.pxar.PxarFlags;
@@ -55,10 +54,11 @@ public final class TreeArchiver {
     private final Options options;
     private final Consumer<String> warnings;
     private final CatalogWriter catalog;
-    private final Map<Long, Map<Long, Object[]>> hardlinks = new HashMap<>();
-    private final byte[] copy = new byte[1 << 20];
     private final Sys.FileStat st = new Sys.FileStat();
-    private PxarEncoder enc;
+    private EntryOutput output;
+    private PreviousArchive previous;
+    private LongConsumer boundaries;
+    private final Counters counters = new Counters();
     private long entries;
     private long fsMagic;
     private long features;
@@ -75,6 +75,57 @@ public final class TreeArchiver {
         this.options = Objects.requireNonNull(options, "options");
         this.catalog = catalog;
         this.warnings = Objects.requireNonNull(warnings, "warnings");
+    }
+
+    /**
+     * What an archive run read and reused: regular files whose contents were read and their
+     * bytes, and (metadata mode) files whose payload was taken over from the previous snapshot.
+     */
+    public static final class Counters {
+        long filesRead;
+        long bytesRead;
+        long filesReused;
+        long bytesReused;
+
+        public long filesRead() {
+            return filesRead;
+        }
+
+        public long bytesRead() {
+            return bytesRead;
+        }
+
+        public long filesReused() {
+            return filesReused;
+        }
+
+        public long bytesReused() {
+            return bytesReused;
+        }
+    }
+
+    /** The counters of the archive written (or being written). */
+    public Counters counters() {
+        return counters;
+    }
+
+    /**
+     * Makes {@link #archive(Path, OutputStream, OutputStream)} skip reading unchanged files
+     * ({@code docs/pxar.md#metadata-change-detection}): a file whose size and metadata equal
+     * those of the same path in {@code previous} takes over its payload from there.
+     */
+    public TreeArchiver reusing(PreviousArchive previous) {
+        this.previous = previous;
+        return this;
+    }
+
+    /**
+     * Has {@code boundaries} told the payload offset where each file read is about to start in a
+     * split archive's payload stream, a good place for a chunk boundary (PBS's payload chunker).
+     */
+    public TreeArchiver suggestingBoundaries(LongConsumer boundaries) {
+        this.boundaries = boundaries;
+        return this;
     }
 
     /** Writes the pxar stream of {@code root} to {@code out} (not closed). */
@@ -107,14 +158,18 @@ public final class TreeArchiver {
                 devices.add(currentDev);
             }
             Metadata meta = metadata(fd, st, root.toString());
-            enc = new PxarEncoder(out, payload, meta);
+            output = new EntryOutput(sys, new PxarEncoder(out, payload, meta), catalog,
+                    payload != null ? previous : null, payload != null ? boundaries : null, warnings, counters);
             patterns.addAll(options.patterns());
             if (options.skipLostAndFound()) {
                 patterns.add(MatchEntry.parse(LOST_FOUND, false, false));
             }
             archiveDir(fd, new byte[0]);
-            enc.finish();
+            output.finish();
         } finally {
+            if (output != null) {
+                output.close();
+            }
             sys.close(fd);
             sys.close();
         }
@@ -182,33 +237,21 @@ public final class TreeArchiver {
             }
             throw new IOException("cannot open " + show(path) + ": " + Libc.strerror(e.errno()), e);
         }
+        boolean held = false;
         try {
             Metadata meta = regOrDir ? metadata(fd, s, show(path)) : Metadata.of(stat(s, 0));
             switch (type) {
-                case 0100000 -> addFile(fd, name, path, s, meta);
+                case 0100000 -> held = output.file(fd, name, path, s, meta);
                 case 0040000 -> addDirectory(fd, name, path, s, meta);
-                case 0120000 -> {
-                    if (catalog != null) {
-                        catalog.addOther('l', name);
-                    }
-                    enc.addSymlink(name, meta, sys.readlinkat(dirfd, name));
-                }
-                case 0020000, 0060000 -> {
-                    if (catalog != null) {
-                        catalog.addOther(type == 0060000 ? 'b' : 'c', name);
-                    }
-                    enc.addDevice(name, meta, s.rdevMajor, s.rdevMinor);
-                }
-                case 0010000, 0140000 -> {
-                    if (catalog != null) {
-                        catalog.addOther(type == 0010000 ? 'p' : 's', name);
-                    }
-                    enc.addSpecial(name, meta);
-                }
+                case 0120000 -> output.symlink(name, meta, sys.readlinkat(dirfd, name));
+                case 0020000, 0060000 -> output.device(name, meta, type == 0060000, s.rdevMajor, s.rdevMinor);
+                case 0010000, 0140000 -> output.special(name, meta, type == 0010000);
                 default -> throw new IOException(String.format("unknown file type 0%o: %s", type, show(path)));
             }
         } finally {
-            sys.close(fd);
+            if (!held) {
+                sys.close(fd);
+            }
         }
     }
 
@@ -218,13 +261,7 @@ public final class TreeArchiver {
         for (MatchEntry e : cli) {
             content.writeBytes(e.cliLine());
         }
-        byte[] data = content.toByteArray();
-        if (catalog != null) {
-            catalog.addFile(ExcludeFile.CLI_NAME, data.length, 0);
-        }
-        enc.beginFile(ExcludeFile.CLI_NAME, Metadata.of(new Stat(0100600, 0, 0, 0, 0, 0)), data.length);
-        enc.write(data, 0, data.length);
-        enc.endFile();
+        output.cliExcludes(ExcludeFile.CLI_NAME, content.toByteArray());
     }
 
     private static byte[] slash(byte[] path) {
@@ -245,54 +282,8 @@ public final class TreeArchiver {
         }
     }
 
-    private void addFile(int fd, byte[] name, byte[] path, Sys.FileStat s, Metadata meta) throws IOException {
-        if (s.nlink > 1) {
-            Object[] first = hardlinks.computeIfAbsent(s.dev(), k -> new HashMap<>()).get(s.ino);
-            if (first != null) {
-                if (catalog != null) {
-                    catalog.addOther('h', name);
-                }
-                enc.addHardlink(name, (byte[]) first[0], (Long) first[1]);
-                return;
-            }
-        }
-        if (catalog != null) {
-            catalog.addFile(name, s.size, s.mtimeSecs);
-        }
-        long offset = enc.beginFile(name, meta, s.size);
-        long remaining = s.size;
-        while (remaining > 0) {
-            int got = sys.read(fd, copy, 0, copy.length);
-            if (got == 0) {
-                break;
-            }
-            if (got > remaining) {
-                warnings.accept("warning: file size increased while reading: " + show(path) + ", file will be truncated!");
-                got = (int) remaining;
-            }
-            enc.write(copy, 0, got);
-            remaining -= got;
-        }
-        if (remaining > 0) {
-            warnings.accept("warning: file size shrunk while reading: " + show(path) + ", file will be padded with zeros!");
-            Arrays.fill(copy, (byte) 0);
-            while (remaining > 0) {
-                int k = (int) Math.min(remaining, copy.length);
-                enc.write(copy, 0, k);
-                remaining -= k;
-            }
-        }
-        enc.endFile();
-        if (s.nlink > 1) {
-            hardlinks.get(s.dev()).put(s.ino, new Object[] {path, offset});
-        }
-    }
-
     private void addDirectory(int fd, byte[] name, byte[] path, Sys.FileStat s, Metadata meta) throws IOException {
-        if (catalog != null) {
-            catalog.startDirectory(name);
-        }
-        enc.beginDirectory(name, meta);
+        output.beginDirectory(name, meta);
         long oldMagic = fsMagic;
         long oldFeatures = features;
         long oldDev = currentDev;
@@ -314,10 +305,7 @@ public final class TreeArchiver {
             features = oldFeatures;
             currentDev = oldDev;
         }
-        enc.endDirectory();
-        if (catalog != null) {
-            catalog.endDirectory();
-        }
+        output.endDirectory();
     }
 
     private Stat stat(Sys.FileStat s, long flags) {
@@ -345,6 +333,6 @@ public final class TreeArchiver {
     }
 
     private static String show(byte[] path) {
-        return "\"/" + new String(path, StandardCharsets.UTF_8) + "\"";
+        return EntryOutput.show(path);
     }
 }
