@@ -3,10 +3,6 @@ package org.jpbs.client.pxar.fs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
-import org.jpbs.client.pxar.PxarEntry;
-import org.jpbs.client.pxar.PxarFormat;
-import org.jpbs.client.pxar.PxarFormatException;
-import org.jpbs.client.pxar.ReadAt;
 
 /**
  * Writes a file's contents on extraction ({@code docs/pxar.md#extracting}): sparse (4 KiB
@@ -21,25 +17,6 @@ final class ContentWriter {
 
     ContentWriter(Sys sys) {
         this.sys = sys;
-    }
-
-    /** A split archive file's contents: the PAYLOAD item at its reference in the payload stream. */
-    static InputStream payloadOf(ReadAt payload, PxarEntry e) throws IOException {
-        if (payload == null) {
-            throw new IOException(e.displayPath() + ": the archive is split (.mpxar) but no payload stream (.ppxar) was given");
-        }
-        byte[] h = payload.readFully(e.payloadRef(), 16);
-        long type = 0;
-        long size = 0;
-        for (int i = 7; i >= 0; i--) {
-            type = type << 8 | (h[i] & 0xff);
-            size = size << 8 | (h[8 + i] & 0xff);
-        }
-        if (type != PxarFormat.PAYLOAD || size != 16 + e.fileSize()) {
-            throw new PxarFormatException(e.payloadRef(), "payload stream: no PAYLOAD of " + e.fileSize()
-                    + " bytes for " + e.displayPath());
-        }
-        return payload.streamFrom(e.payloadRef() + 16, e.fileSize());
     }
 
     void writeSparse(InputStream src, int fd, long size) throws IOException {
