@@ -160,10 +160,11 @@ if [ "${JPBS_BENCH_MEM:-1}" != 0 ]; then
   truncate -s "${gib}G" "$dsdir/sparse.img"
   fresh "$ds"
   t0=$(now)
-  crss=$( { /usr/bin/time -f '%M' "$jpbs" backup -q --repository "$(repo "$port")" --backup-type vm --backup-id 200 \
-    "drive-scsi0.img:$dsdir/sparse.img" >/dev/null 2>/dev/null; } 2>&1 | tail -n1)
+  /usr/bin/time -o "$dsdir/time.out" -f '%M' "$jpbs" backup -q --repository "$(repo "$port")" --backup-type vm \
+    --backup-id 200 "drive-scsi0.img:$dsdir/sparse.img" >/dev/null
+  crss=$(tail -n1 "$dsdir/time.out")   # KiB
   csecs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}')
-  rm -f "$dsdir/sparse.img"
+  rm -f "$dsdir/sparse.img" "$dsdir/time.out"
   # a fresh server, so its VmHWM is this test's
   stop_server
   start_server "$ds"
