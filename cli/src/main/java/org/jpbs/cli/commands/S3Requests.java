@@ -1,0 +1,35 @@
+package org.jpbs.cli.commands;
+
+import java.util.Locale;
+import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.s3.store.S3ChunkStore;
+
+/**
+ * The S3 request count of a local command on an S3 datastore ({@code docs/s3.md#request-counts}):
+ * taken before the work, and the summary line after it ({@code s3: N requests, R per chunk}).
+ * For any other datastore it says nothing.
+ */
+final class S3Requests {
+    private final S3ChunkStore store;
+    private final long before;
+
+    private S3Requests(S3ChunkStore store) {
+        this.store = store;
+        this.before = store == null ? 0 : store.objects().requests();
+    }
+
+    /** Starts counting the requests of {@code ds} (nothing for a directory datastore). */
+    static S3Requests start(Datastore ds) {
+        return new S3Requests(ds.chunkStore() instanceof S3ChunkStore s ? s : null);
+    }
+
+    /** The summary line, or null for a directory datastore; {@code chunks} < 0 leaves out the ratio. */
+    String summary(long chunks) {
+        if (store == null) {
+            return null;
+        }
+        long n = store.objects().requests() - before;
+        return chunks > 0 ? String.format(Locale.ROOT, "s3: %d requests for %d chunks, %.2f per chunk", n, chunks,
+                (double) n / chunks) : "s3: " + n + " requests";
+    }
+}
