@@ -10,6 +10,8 @@ import org.jpbs.s3.store.S3ChunkStore;
  * For any other datastore it says nothing.
  */
 final class S3Requests {
+    /** Workers of a local backup or restore on an S3 datastore unless given: requests in flight. */
+    static final int S3_WORKERS = 8;
     private final S3ChunkStore store;
     private final long before;
 
@@ -21,6 +23,15 @@ final class S3Requests {
     /** Starts counting the requests of {@code ds} (nothing for a directory datastore). */
     static S3Requests start(Datastore ds) {
         return new S3Requests(ds.chunkStore() instanceof S3ChunkStore s ? s : null);
+    }
+
+    /**
+     * The workers of a local backup or restore: {@code threads} as given, or, when not given
+     * explicitly and the datastore is on S3, at least {@link #S3_WORKERS} (each waits for its
+     * request most of the time; docs/s3.md#request-counts).
+     */
+    static int workers(Datastore ds, boolean explicit, int threads) {
+        return !explicit && ds.chunkStore() instanceof S3ChunkStore ? Math.max(threads, S3_WORKERS) : threads;
     }
 
     /** The summary line, or null for a directory datastore; {@code chunks} < 0 leaves out the ratio. */
