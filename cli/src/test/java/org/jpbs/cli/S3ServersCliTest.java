@@ -190,7 +190,7 @@ class S3ServersCliTest {
 
             // a pull into an S3 datastore in read-only maintenance mode is refused
             ok(cli, "datastore", "update", STORE, "--maintenance-mode", "read-only");
-            nextSecond();
+            SyncServersTest.nextSecond();
             CliRunner.Result refused = cli.run("pull", "--remote", "srv0", "--remote-store", "store1", "--store", STORE);
             assertTrue(refused.exit() != 0 && refused.all().contains("read-only maintenance mode"), refused.all());
         }
@@ -243,19 +243,10 @@ class S3ServersCliTest {
     }
 
     private static CliRunner.Result ok(CliRunner cli, String... args) {
-        nextSecond();
+        SyncServersTest.nextSecond();
         CliRunner.Result r = cli.run(args);
         assertEquals(0, r.exit(), r.all());
         return r;
-    }
-
-    /** As SyncServersTest: in-process task managers of runs within one second would share UPIDs. */
-    private static void nextSecond() {
-        try {
-            Thread.sleep(1001 - System.currentTimeMillis() % 1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static long chunkObjects(TestS3Server s3) {

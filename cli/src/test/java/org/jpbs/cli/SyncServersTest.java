@@ -58,7 +58,7 @@ class SyncServersTest {
      * Every in-process run opens a new task manager whose UPID counter starts at 0 in this same
      * process: two runs within one second would get the same UPID (separate processes never do).
      */
-    private static void nextSecond() {
+    static void nextSecond() {
         try {
             Thread.sleep(1001 - System.currentTimeMillis() % 1000);
         } catch (InterruptedException e) {
