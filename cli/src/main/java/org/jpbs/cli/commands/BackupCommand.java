@@ -202,15 +202,21 @@ public final class BackupCommand implements Callable<Integer> {
             return 0;
         }
         Datastore ds = repo.open(ctx, true, Operation.WRITE);
+        S3Requests requests = S3Requests.start(ds);
         BackupSnapshotRef ref = new BackupSnapshotRef(group, chooseTime(ds.lastFinishedSnapshot(group), group));
         // holds the shared datastore lock until finish/abort (as a PBS backup writer)
         BackupStats total;
         try (LocalSnapshotTarget target = LocalSnapshotTarget.begin(ds, ref, owner(), true)) {
-            total = backup(new BackupEngine(target, bc, w -> output.warn(ctx, w)), specs, threads, "stored", treeOptions);
+            total = backup(new BackupEngine(target, bc, w -> output.warn(ctx, w)), specs,
+                    S3Requests.workers(ds, workers != null, threads), "stored", treeOptions);
         }
         output.info(ctx, String.format(Locale.ROOT, "snapshot %s: %d archive%s, %s new of %s, %s",
                 Snapshots.describe(ref), specs.size(), specs.size() == 1 ? "" : "s", Units.bytes(total.newBytes()),
                 Units.bytes(total.totalBytes()), Units.seconds(System.nanoTime() - started)));
+        String s3 = requests.summary(total.chunks());
+        if (s3 != null) {
+            output.info(ctx, s3);
+        }
         return 0;
     }
 

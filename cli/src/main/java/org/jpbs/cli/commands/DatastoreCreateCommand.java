@@ -51,8 +51,13 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
                     + " the local cache (docs/s3.md).")
     String backend;
 
-    @Option(names = "--reuse", description = "With NAME: register an existing datastore at PATH instead of creating one.")
+    @Option(names = {"--reuse", "--reuse-datastore"},
+            description = "With NAME: register an existing datastore at PATH instead of creating one.")
     boolean reuse;
+
+    @Option(names = "--overwrite-in-use", description = "S3 backend: take over a bucket datastore that another"
+            + " server uses (its .in-use marker); that server must no longer write to it.")
+    boolean overwriteInUse;
 
     @Mixin
     DatastoreOptions options;
@@ -99,6 +104,9 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
             output.info(ctx, "created datastore " + ds.root());
             return 0;
         }
+        if (overwriteInUse && backend == null) {
+            throw new UsageException("--overwrite-in-use needs --backend type=s3,...");
+        }
         String name = DatastoreConfig.checkName(args.getFirst());
         Map<String, String> props = new LinkedHashMap<>(options.properties());
         props.put("path", path.toString());
@@ -117,7 +125,7 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
         if (s3 != null) {
             created = !Files.exists(path.resolve(".chunks"));
             try {
-                s3.open(name, path); // the local cache, and the bucket is reachable and writable
+                s3.open(name, path, overwriteInUse); // the local cache; the bucket is reachable, not in use, writable
             } catch (IOException | RuntimeException e) {
                 if (created) {
                     removeCreated(path, e);

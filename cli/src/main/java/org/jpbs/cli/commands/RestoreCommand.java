@@ -141,9 +141,17 @@ public final class RestoreCommand implements Callable<Integer> {
             }
         }
         Datastore ds = repo.open(ctx, false, Operation.READ);
+        S3Requests requests = S3Requests.start(ds);
+        int exit;
         try (SnapshotSource source = LocalSnapshotSource.open(ds, Snapshots.resolve(ds, namespace, snapshot))) {
-            return restore(new RestoreEngine(source).workers(threads).sparse(sparse), serverName, crypt, extract);
+            int w = S3Requests.workers(ds, fetchWorkers != null || ctx.getenv("PBS_RESTORE_MAX_THREADS") != null, threads);
+            exit = restore(new RestoreEngine(source).workers(w).sparse(sparse), serverName, crypt, extract);
         }
+        String s3 = requests.summary(-1);
+        if (s3 != null) {
+            output.info(ctx, s3);
+        }
+        return exit;
     }
 
     /** Restores one archive (or the manifest's JSON) of the engine's snapshot to TARGET. */

@@ -2,6 +2,7 @@ package org.jpbs.cli.commands;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.jpbs.cli.UsageException;
 import org.jpbs.s3.client.S3Options;
 import org.jpbs.s3.config.S3BackendConfig;
@@ -11,8 +12,8 @@ import org.jpbs.s3.store.S3Datastore;
 
 /**
  * The {@code --backend} of {@code jpbs datastore create} ({@code docs/s3.md#the-datastores-backend}):
- * parsed, its endpoint looked up in {@code s3.cfg}, and {@link #open} makes the local cache and
- * checks the bucket by writing the {@code .in-use} marker.
+ * parsed, its endpoint looked up in {@code s3.cfg}, and {@link #open} makes the local cache,
+ * checks the {@code .in-use} marker and writes it.
  */
 record S3Backend(S3BackendConfig backend, S3EndpointConfig endpoint) {
     /**
@@ -39,11 +40,23 @@ record S3Backend(S3BackendConfig backend, S3EndpointConfig endpoint) {
         return new S3Backend(b, ep);
     }
 
-    /** Creates the cache skeleton at {@code path} and writes {@code <name>/.in-use} into the bucket. */
-    void open(String name, Path path) throws IOException {
+    /**
+     * Creates the cache skeleton at {@code path}, refuses a bucket whose datastore {@code name}
+     * is in use ({@code .in-use} marker present, PBS's check and text) unless
+     * {@code overwriteInUse}, then writes the marker naming this host
+     * ({@code docs/s3.md#one-writer}).
+     */
+    void open(String name, Path path, boolean overwriteInUse) throws IOException {
         long cache = backend.maxCacheSize() == null ? S3Datastore.DEFAULT_CACHE_BYTES : backend.maxCacheSize();
         try (S3Datastore ds = S3Datastore.open(path, endpoint, backend.bucket(), name, cache, S3Options.defaults())) {
-            ds.objects().head(".in-use");
+            if (!overwriteInUse) {
+                Optional<String> host = ds.inUseBy();
+                if (host.isPresent()) {
+                    throw new IOException(host.get().isEmpty() ? "Bucket already contains datastore in use"
+                            : "Bucket already contains datastore in use by host " + host.get());
+                }
+            }
+            ds.claim();
         }
     }
 }

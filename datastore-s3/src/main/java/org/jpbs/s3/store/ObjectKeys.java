@@ -17,6 +17,8 @@ public final class ObjectKeys {
     public static final String CONTENT = ".cnt/";
     /** The marker object naming the host that uses the datastore. */
     public static final String IN_USE = ".in-use";
+    /** Name of a namespace's marker object, {@code .cnt/ns/<a>[/ns/<b>…]/.namespace} (empty). */
+    public static final String NAMESPACE_MARKER = ".namespace";
 
     private static final Pattern CHUNK = Pattern.compile("\\.chunks/[0-9a-f]{4}/[0-9a-f]{64}");
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.datastore.snapshot.ContentListener;
 
@@ -11,7 +12,8 @@ import org.jpbs.datastore.snapshot.ContentListener;
  * Follows the local changes of an S3 datastore's snapshot and group files in the bucket
  * ({@code docs/s3.md#snapshot-files}): a committed or changed snapshot is uploaded (its group's
  * {@code owner} and {@code notes} first, the manifest last, a cleared {@code .protected}
- * deleted), a removed snapshot or group is deleted (manifest first).
+ * deleted), a removed snapshot or group is deleted (manifest first), a namespace has its
+ * {@code .namespace} marker object while it exists.
  */
 final class S3ContentMirror implements ContentListener {
     private static final String PROTECTED = ".protected";
@@ -52,5 +54,15 @@ final class S3ContentMirror implements ContentListener {
     @Override
     public void groupRemoved(BackupGroupRef group) throws IOException {
         content.deleteTree(group.relativePath());
+    }
+
+    @Override
+    public void namespaceCreated(BackupNamespace ns) throws IOException {
+        content.putEmpty(ns.relativePath() + "/" + ObjectKeys.NAMESPACE_MARKER);
+    }
+
+    @Override
+    public void namespaceRemoved(BackupNamespace ns) throws IOException {
+        content.deleteFile(ns.relativePath() + "/" + ObjectKeys.NAMESPACE_MARKER);
     }
 }

@@ -20,7 +20,8 @@ import org.jpbs.s3.client.ObjectStore;
  * uploaded after its commit (the manifest last, so a reader of the bucket that sees the manifest
  * sees every file), group owner and notes and the protection marker when they change; a
  * removed snapshot's objects are deleted. {@link #refresh} rebuilds the local directory tree of
- * a fresh cache from the bucket, each snapshot made visible only when all its files are there.
+ * a fresh cache from the bucket, each snapshot made visible only when all its files are there,
+ * each namespace marker ({@code .namespace}) as the namespace's directory.
  */
 public final class S3ContentSync {
     private static final Pattern SNAPSHOT_TIME = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z");
@@ -37,6 +38,11 @@ public final class S3ContentSync {
     /** Uploads one file, given relative to the datastore root ('/' separators). */
     public void uploadFile(String relative) throws IOException {
         objects.put(ObjectKeys.content(relative), Files.readAllBytes(root.resolve(relative)), false);
+    }
+
+    /** Writes an empty object (a marker), given relative to the datastore root. */
+    public void putEmpty(String relative) throws IOException {
+        objects.put(ObjectKeys.content(relative), new byte[0], false);
     }
 
     /** Deletes one file's object (absent is fine). */
@@ -103,7 +109,9 @@ public final class S3ContentSync {
             } else {
                 for (String n : e.getValue()) {
                     Path target = root.resolve(dir).resolve(n);
-                    if (!Files.exists(target)) {
+                    if (n.equals(ObjectKeys.NAMESPACE_MARKER)) {
+                        Files.createDirectories(target.getParent()); // a namespace, maybe empty: its directory
+                    } else if (!Files.exists(target)) {
                         fetch(dir.isEmpty() ? n : dir + "/" + n, target);
                     }
                 }

@@ -5,6 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.datastore.chunks.SyncLevel;
@@ -18,12 +21,14 @@ import org.jpbs.s3.config.S3EndpointConfig;
  * An S3 datastore ({@code docs/s3.md}): a {@link Datastore} whose chunks are an
  * {@link S3ChunkStore} and whose directory tree (namespaces, groups, snapshots) is the local
  * cache, mirrored to the bucket's {@code .cnt/} objects by {@link S3ContentSync}. All objects lie
- * under {@code <store name>/} in the bucket, as PBS lays them out. Opening writes the
- * {@code .in-use} marker naming this host.
+ * under {@code <store name>/} in the bucket, as PBS lays them out. The {@code .in-use} marker
+ * names the host that created (or took over) the datastore: {@link #inUseBy}, {@link #claim}
+ * ({@code docs/s3.md#one-writer}); opening neither checks nor writes it, as in PBS.
  */
 public final class S3Datastore implements AutoCloseable {
     /** Default bound of the cached chunk bodies: 1 GiB. */
     public static final long DEFAULT_CACHE_BYTES = 1L << 30;
+    private static final Pattern IN_USE_HOST = Pattern.compile("\"hostname\"\\s*:\\s*\"([^\"]*)\"");
 
     private final ObjectStore objects;
     private final S3ChunkStore chunks;
@@ -59,8 +64,6 @@ public final class S3Datastore implements AutoCloseable {
             // every change of snapshot and group files (commit, prune, protection, notes, owner)
             // reaches the bucket through the datastore's content listener
             Datastore ds = Datastore.open(root, SyncLevel.FILESYSTEM, chunks, new S3ContentMirror(content, root));
-            objects.put(ObjectKeys.IN_USE, ("{\"hostname\":\"" + hostname() + "\"}").getBytes(StandardCharsets.UTF_8),
-                    false);
             return new S3Datastore(objects, chunks, ds, content);
         } catch (IOException | RuntimeException e) {
             objects.close();
@@ -81,6 +84,25 @@ public final class S3Datastore implements AutoCloseable {
     /** The objects (request counts). */
     public ObjectStore objects() {
         return objects;
+    }
+
+    /**
+     * The bucket's {@code .in-use} marker of this datastore: empty if there is none, else the
+     * host it names ({@code ""} if it names none or cannot be read as PBS's JSON).
+     */
+    public Optional<String> inUseBy() throws IOException {
+        Optional<ObjectStore.Fetched> f = objects.get(ObjectKeys.IN_USE);
+        if (f.isEmpty()) {
+            return Optional.empty();
+        }
+        Matcher m = IN_USE_HOST.matcher(new String(f.get().data(), StandardCharsets.UTF_8));
+        return Optional.of(m.find() ? m.group(1) : "");
+    }
+
+    /** Writes the {@code .in-use} marker naming this host ({@code {"hostname":"<host>"}}, as PBS). */
+    public void claim() throws IOException {
+        String json = "{\"hostname\":\"" + hostname().replace("\\", "").replace("\"", "") + "\"}";
+        objects.put(ObjectKeys.IN_USE, json.getBytes(StandardCharsets.UTF_8), false);
     }
 
     /** Fills a fresh or stale cache from the bucket; returns the number of snapshots added. */
@@ -111,11 +133,20 @@ public final class S3Datastore implements AutoCloseable {
         objects.close();
     }
 
-    private static String hostname() {
+    /** This host's name as the {@code .in-use} marker gives it (PBS: the node name). */
+    public static String hostname() {
         try {
-            return Files.readString(Path.of("/etc/hostname")).strip().replace("\"", "");
+            String h = Files.readString(Path.of("/etc/hostname")).strip();
+            if (!h.isEmpty()) {
+                return h;
+            }
         } catch (IOException e) {
-            return "unknown";
+            // fall through
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
         }
     }
 }

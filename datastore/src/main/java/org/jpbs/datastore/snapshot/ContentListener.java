@@ -2,6 +2,7 @@ package org.jpbs.datastore.snapshot;
 
 import java.io.IOException;
 import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 
 /**
@@ -26,4 +27,10 @@ public interface ContentListener {
 
     /** A group was removed with all its snapshots. */
     default void groupRemoved(BackupGroupRef group) throws IOException {}
+
+    /** A namespace (not the root) was created; called for each level that did not exist. */
+    default void namespaceCreated(BackupNamespace ns) throws IOException {}
+
+    /** A namespace's directory was removed. */
+    default void namespaceRemoved(BackupNamespace ns) throws IOException {}
 }

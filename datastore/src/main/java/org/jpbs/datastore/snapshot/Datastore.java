@@ -205,7 +205,14 @@ public final class Datastore {
 
     /** Creates the namespace directories ({@code ns/<a>/ns/<b>}, missing levels included); no-op if present. */
     public void createNamespace(BackupNamespace ns) throws IOException {
+        List<BackupNamespace> missing = new ArrayList<>();
+        for (BackupNamespace n = ns; !n.isRoot() && !namespaceExists(n); n = n.parent()) {
+            missing.addFirst(n);
+        }
         Files.createDirectories(namespaceDir(ns));
+        for (BackupNamespace n : missing) {
+            content.namespaceCreated(n); // the S3 backend's namespace marker (docs/s3.md#object-layout)
+        }
     }
 
     // ---- groups and snapshots ------------------------------------------------------------
@@ -584,6 +591,8 @@ public final class Datastore {
             deleteEmptyDir(namespaceDir(n).resolve(DatastoreLayout.NS_DIR));
             if (!deleteEmptyDir(namespaceDir(n))) {
                 all = false;
+            } else {
+                content.namespaceRemoved(n);
             }
         }
         return all;

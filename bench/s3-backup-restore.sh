@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Benchmark of an S3 datastore next to a directory datastore (docs/s3.md#benchmark): backup and
+# restore of the same ext4 image with the local commands, once into a directory datastore and
+# once into an S3 datastore whose bucket is on s3proxy (started here, https on loopback), plus
+# the S3 requests per chunk (counted by jpbs's S3 client, retries included).
+# Usage: bench/s3-backup-restore.sh [SIZE_MIB] [RUNS]
+#   SIZE_MIB  image size (default 1024), an ext4 image filled with the files of /usr/share
+#   RUNS      runs per measurement (default 3); the table shows the median
+# Environment: JPBS_BENCH_DIR (image, default /tmp/jpbs-bench); JPBS_BENCH_DS_DIR (datastores,
+#   the S3 cache, config, restore target; default /dev/shm/jpbs-s3-bench); JPBS_BENCH_S3_PORT
+#   (s3proxy's port, default 18443); JPBS_BENCH_S3_HEAP (s3proxy's heap, default 6g: the bucket
+#   is in memory, one datastore prefix per backup run); JPBS_BENCH_IMAGE (use this image file
+#   instead of making one; SIZE_MIB is then ignored).
+# Measured: "backup" (every chunk new: a fresh directory datastore, a fresh datastore prefix in
+# the bucket); "restore, warm cache" (S3: the chunk bodies are in the local cache after the
+# backup); "restore, cold cache" (S3: the cache directory deleted first, so the snapshot is
+# refreshed from the bucket and every chunk is downloaded). Times are wall-clock seconds of whole
+# commands (JVM start included); MiB = 2^20 bytes. jpbs, s3proxy and everything else running on
+# the machine share its cores: the ratio S3/directory comes from the same run.
+set -euo pipefail
+root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
+size=${1:-1024}
+runs=${2:-3}
+work=${JPBS_BENCH_DIR:-/tmp/jpbs-bench}
+dsdir=${JPBS_BENCH_DS_DIR:-/dev/shm/jpbs-s3-bench}
+port=${JPBS_BENCH_S3_PORT:-18443}
+heap=${JPBS_BENCH_S3_HEAP:-6g}
+mkdir -p "$work" "$dsdir"
+img=${JPBS_BENCH_IMAGE:-"$work/ext4-$size-usr_share.img"}   # the same image as bench/backup-restore.sh makes
+jpbs="$root/jpbs"
+# shellcheck source=../scripts/find-jdk.sh
+. "$root/scripts/find-jdk.sh"
+jpbs_find_jdk
+
+echo "load before: $(uptime)" >&2
+[ -f "$img" ] || "$root/bench/make-ext4-image.sh" "$img" "$size" /usr/share
+"$jpbs" --version >/dev/null   # builds on first use, outside the timings
+export JPBS_SKIP_BUILD=1
+bytes=$(stat -c %s "$img")
+mib=$(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1048576}')
+
+s3_pid=""
+cleanup() {
+  [ -n "$s3_pid" ] && kill "$s3_pid" 2>/dev/null && wait "$s3_pid" 2>/dev/null || true
+  rm -rf "$dsdir"
+}
+trap cleanup EXIT
+
+# s3proxy: its classpath from Maven Central's artifacts already in the local repository
+cpfile="$dsdir/s3proxy.classpath"
+mvn -B -o -q -f "$root/bench/s3proxy/pom.xml" dependency:build-classpath -Dmdep.outputFile="$cpfile" >&2
+"$JAVA_HOME/bin/java" -Xmx"$heap" -Dlogback.configurationFile="$root/bench/s3proxy/logback.xml" -cp "$(cat "$cpfile")" "$root/bench/S3BenchServer.java" "$dsdir/s3" "$port" bench \
+  >"$dsdir/s3.log" 2>&1 &
+s3_pid=$!
+for _ in $(seq 600); do
+  grep -q '^listening on' "$dsdir/s3.log" 2>/dev/null && break
+  kill -0 "$s3_pid" 2>/dev/null || break
+  sleep 0.1
+done
+grep -q '^listening on' "$dsdir/s3.log" || { cat "$dsdir/s3.log" >&2; echo "s3proxy did not start" >&2; exit 1; }
+fp=$(sed -n 's/^listening on .* fingerprint //p' "$dsdir/s3.log")
+
+export JPBS_CONFIG_DIR="$dsdir/config"
+mkdir -p "$JPBS_CONFIG_DIR"
+"$jpbs" s3 endpoint create bench --endpoint 127.0.0.1 --port "$port" --region us-east-1 \
+  --access-key jpbs-bench --secret-key jpbs-bench-secret-key --path-style true --fingerprint "$fp" >/dev/null
+
+now() { date +%s.%N; }
+median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2 }'; }
+timeit() { local t0 t1; t0=$(now); "$@" >/dev/null 2>"$dsdir/last.log"; t1=$(now); awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f\n", b-a}'; }
+
+declare -A secs perchunk
+measure() { # name, prep, command...
+  local name=$1 prep=$2; shift 2
+  local list=() rlist=() r
+  for _ in $(seq "$runs"); do
+    $prep
+    list+=("$(timeit "$@")")
+    # "s3: N requests for C chunks, R per chunk" / "s3: N requests" (S3 datastore only)
+    r=$(sed -n 's/^s3: \([0-9]*\) requests.*/\1/p' "$dsdir/last.log" | head -n1)
+    if [ -n "$r" ]; then rlist+=("$r"); fi
+    c=$(sed -n 's/^s3: [0-9]* requests for \([0-9]*\) chunks.*/\1/p' "$dsdir/last.log" | head -n1)
+    if [ -n "$c" ]; then chunks=$c; fi
+  done
+  secs[$name]=$(printf '%s\n' "${list[@]}" | median)
+  echo "  $name: ${list[*]} s" >&2
+  if [ "${#rlist[@]}" -gt 0 ]; then
+    perchunk[$name]=$(printf '%s\n' "${rlist[@]}" | median)
+    echo "  $name: ${rlist[*]} requests" >&2
+  fi
+}
+
+chunks=""
+n=0
+s3cache=""
+new_dir() { rm -rf "$dsdir/dir"; "$jpbs" datastore create "$dsdir/dir" >/dev/null 2>&1; }
+new_s3() { # a new datastore (its own prefix in the bucket, its own cache)
+  n=$((n + 1))
+  [ -n "$s3cache" ] && rm -rf "$s3cache"
+  s3cache="$dsdir/s3cache-$n"
+  "$jpbs" datastore create "s3bench$n" "$s3cache" --backend "type=s3,client=bench,bucket=bench" >/dev/null
+}
+noprep() { :; }
+cold() { rm -rf "$s3cache"; }
+backup() { "$jpbs" backup --repository "$1" --backup-type vm --backup-id 100 "drive-scsi0.img:$img"; }
+restore() { rm -f "$dsdir/restored.img"; "$jpbs" restore --repository "$1" vm/100 drive-scsi0.img "$dsdir/restored.img"; }
+backup_s3() { backup "$s3cache"; }
+restore_s3() { restore "$s3cache"; }
+check() {
+  want=$(sha256sum < "$img"); got=$(sha256sum < "$dsdir/restored.img")
+  [ "$want" = "$got" ] || { echo "restored image differs from the original ($1)!" >&2; exit 1; }
+}
+
+echo "image: $img ($mib MiB), $runs runs each, $(nproc) cores, data in $dsdir" >&2
+measure dir-backup new_dir backup "$dsdir/dir"
+measure dir-restore noprep restore "$dsdir/dir"
+check directory
+measure s3-backup new_s3 backup_s3
+measure s3-restore-warm noprep restore_s3
+check "s3, warm cache"
+measure s3-restore-cold cold restore_s3
+check "s3, cold cache"
+echo "load after: $(uptime)" >&2
+
+rate() { awk -v m="$mib" -v s="$1" 'BEGIN{printf "%.1f", m/s}'; }
+pct() { awk -v d="$1" -v s="$2" 'BEGIN{printf "%.0f %%", 100*d/s}'; }
+per() { [ -n "${perchunk[$1]:-}" ] && [ -n "$chunks" ] && awk -v r="${perchunk[$1]}" -v c="$chunks" 'BEGIN{printf "%.2f", r/c}' || echo "-"; }
+printf '\nimage %s MiB (%s chunks), median of %s runs, MiB/s of whole commands; load: %s\n' "$mib" "${chunks:-?}" "$runs" \
+  "$(uptime | sed 's/.*load average: //')"
+printf '| %-22s | %10s | %10s | %8s | %18s |\n' "operation" "directory" "S3" "S3/dir" "S3 requests/chunk"
+printf '|%s|%s|%s|%s|%s|\n' "------------------------" "------------" "------------" "----------" "--------------------"
+printf '| %-22s | %10s | %10s | %8s | %18s |\n' backup "$(rate "${secs[dir-backup]}")" "$(rate "${secs[s3-backup]}")" \
+  "$(pct "${secs[dir-backup]}" "${secs[s3-backup]}")" "$(per s3-backup)"
+printf '| %-22s | %10s | %10s | %8s | %18s |\n' "restore, warm cache" "$(rate "${secs[dir-restore]}")" \
+  "$(rate "${secs[s3-restore-warm]}")" "$(pct "${secs[dir-restore]}" "${secs[s3-restore-warm]}")" "$(per s3-restore-warm)"
+printf '| %-22s | %10s | %10s | %8s | %18s |\n' "restore, cold cache" "$(rate "${secs[dir-restore]}")" \
+  "$(rate "${secs[s3-restore-cold]}")" "$(pct "${secs[dir-restore]}" "${secs[s3-restore-cold]}")" "$(per s3-restore-cold)"
+printf 'restored images match the original: yes\n'
