@@ -3,9 +3,8 @@ package org.jpbs.client.pxar.fs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import org.jpbs.client.pxar.PxarAccessor;
 import org.jpbs.client.pxar.PxarEntry;
-import org.jpbs.client.pxar.PxarFormat;
-import org.jpbs.client.pxar.PxarFormatException;
 import org.jpbs.client.pxar.ReadAt;
 
 /**
@@ -28,18 +27,7 @@ final class ContentWriter {
         if (payload == null) {
             throw new IOException(e.displayPath() + ": the archive is split (.mpxar) but no payload stream (.ppxar) was given");
         }
-        byte[] h = payload.readFully(e.payloadRef(), 16);
-        long type = 0;
-        long size = 0;
-        for (int i = 7; i >= 0; i--) {
-            type = type << 8 | (h[i] & 0xff);
-            size = size << 8 | (h[8 + i] & 0xff);
-        }
-        if (type != PxarFormat.PAYLOAD || size != 16 + e.fileSize()) {
-            throw new PxarFormatException(e.payloadRef(), "payload stream: no PAYLOAD of " + e.fileSize()
-                    + " bytes for " + e.displayPath());
-        }
-        return payload.streamFrom(e.payloadRef() + 16, e.fileSize());
+        return payload.streamFrom(PxarAccessor.payloadOffset(payload, e), e.fileSize());
     }
 
     void writeSparse(InputStream src, int fd, long size) throws IOException {
