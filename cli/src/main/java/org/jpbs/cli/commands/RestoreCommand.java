@@ -19,17 +19,13 @@ import org.jpbs.client.progress.Units;
 import org.jpbs.client.engine.RestoreEngine;
 import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.client.remote.RemoteSnapshotSource;
+import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import org.jpbs.client.restore.PipelinedRestore;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.api.ArchiveName;
-import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
-import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.FileEntry;
-import org.jpbs.datastore.snapshot.Datastore;
-import org.jpbs.datastore.snapshot.LocalSnapshotSource;
-import org.jpbs.datastore.config.Operation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -131,18 +127,9 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         TreeExtractor.Options extract = extractOptions(serverName);
         CryptConfig crypt = crypto.forRestore(ctx);
-        BackupNamespace namespace = Snapshots.namespace(ns);
-        if (repo.isRemote(ctx)) {
-            try (var pbs = repo.client(ctx);
-                    SnapshotSource source = RemoteSnapshotSource.open(pbs, Snapshots.resolve(pbs, namespace, snapshot))) {
-                return restore(new RestoreEngine(source).workers(threads).fetchConcurrency(fetches).sparse(sparse),
-                        serverName, crypt, extract);
-            }
-        }
-        Datastore ds = repo.open(ctx, false, Operation.READ);
-        try (SnapshotSource source = LocalSnapshotSource.open(ds, Snapshots.resolve(ds, namespace, snapshot))) {
-            return restore(new RestoreEngine(source).workers(threads).sparse(sparse), serverName, crypt, extract);
-        }
+        // the fetch concurrency matters only for a server (an asynchronous source)
+        return Snapshots.read(ctx, repo, ns, snapshot, source -> restore(new RestoreEngine(source).workers(threads)
+                .fetchConcurrency(fetches).sparse(sparse), serverName, crypt, extract));
     }
 
     /** Restores one archive (or the manifest's JSON) of the engine's snapshot to TARGET. */
