@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.jpbs.cli.UsageException;
 import org.jpbs.client.pxar.fs.TreeArchiver;
-import org.jpbs.client.pxar.pattern.MatchEntry;
+import org.jpbs.core.pxar.pattern.MatchEntry;
 
 /**
  * The file-archive options of {@code jpbs backup} and the patterns of {@code jpbs restore} and

@@ -20,7 +20,7 @@ import org.cryptomator.jfuse.api.Statvfs;
 import org.jpbs.client.mount.ArchiveTree;
 import org.jpbs.client.mount.NodeAttr;
 import org.jpbs.client.mount.TreeException;
-import org.jpbs.client.pxar.XAttr;
+import org.jpbs.core.pxar.XAttr;
 
 /**
  * The FUSE operations of a read-only mount, answered from an {@link ArchiveTree}: attributes

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.function.Consumer;
-import org.jpbs.client.pxar.catalog.CatalogWriter;
+import org.jpbs.core.pxar.catalog.CatalogWriter;
 import org.jpbs.client.pxar.fs.TreeArchiver;
 
 /**

@@ -14,7 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jpbs.client.progress.ProgressListener;
-import org.jpbs.client.pxar.PxarDecoder;
+import org.jpbs.core.pxar.PxarDecoder;
 import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.crypto.CryptConfig;

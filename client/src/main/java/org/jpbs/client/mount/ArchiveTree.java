@@ -2,7 +2,7 @@ package org.jpbs.client.mount;
 
 import java.io.IOException;
 import java.util.List;
-import org.jpbs.client.pxar.XAttr;
+import org.jpbs.core.pxar.XAttr;
 
 /**
  * A read-only tree shown by a mount ({@code docs/pxar.md#mount}). Paths are absolute with

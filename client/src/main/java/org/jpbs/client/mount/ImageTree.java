@@ -2,8 +2,8 @@ package org.jpbs.client.mount;
 
 import java.io.IOException;
 import java.util.List;
-import org.jpbs.client.pxar.ReadAt;
-import org.jpbs.client.pxar.XAttr;
+import org.jpbs.core.pxar.ReadAt;
+import org.jpbs.core.pxar.XAttr;
 import org.jpbs.client.restore.IndexReader;
 
 /**

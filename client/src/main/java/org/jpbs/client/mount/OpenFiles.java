@@ -3,7 +3,7 @@ package org.jpbs.client.mount;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jpbs.client.pxar.ReadAt;
+import org.jpbs.core.pxar.ReadAt;
 import org.jpbs.client.restore.IndexReader;
 
 /**

@@ -7,11 +7,11 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jpbs.client.pxar.Metadata;
-import org.jpbs.client.pxar.PxarAccessor;
-import org.jpbs.client.pxar.PxarEntry;
-import org.jpbs.client.pxar.ReadAt;
-import org.jpbs.client.pxar.XAttr;
+import org.jpbs.core.pxar.Metadata;
+import org.jpbs.core.pxar.PxarAccessor;
+import org.jpbs.core.pxar.PxarEntry;
+import org.jpbs.core.pxar.ReadAt;
+import org.jpbs.core.pxar.XAttr;
 import org.jpbs.client.pxar.fs.AclXattr;
 import org.jpbs.client.restore.IndexReader;
 

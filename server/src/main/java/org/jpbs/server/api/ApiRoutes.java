@@ -101,6 +101,19 @@ public final class ApiRoutes {
                 .permission(any("Read, or Backup as owner"))
                 .answer("the raw file (`application/octet-stream`; `.fidx`, `.didx`, `.blob` only)")
                 .handle(c -> DatastoreApi.download(c.access(), c.store(), c.params()));
+        Param archiveName = Param.custom("archive-name", "archive name, e.g. `root.pxar.didx` (`.didx` may be left out)",
+                false, PxarContentApi::checkArchiveName);
+        t.get(ds + "catalog").params(Param.snapshotParams())
+                .params(Param.string("filepath", true), archiveName)
+                .permission(any("Read, or Backup as owner"))
+                .answer("`[{\"filepath\",\"text\",\"type\",\"leaf\",\"size\"?,\"mtime\"?}]`: one directory of the catalog "
+                        + "(see File archives)")
+                .handle(c -> PxarContentApi.catalog(c.access(), c.store(), c.params()));
+        t.get(ds + "pxar-file-download").params(Param.snapshotParams())
+                .params(Param.string("filepath", true), Param.bool("tar", false), archiveName)
+                .permission(any("Read, or Backup as owner"))
+                .answer("a file raw, a directory as a zip (`tar`: `.tar.zst`), `application/octet-stream` (see File archives)")
+                .handle(c -> PxarContentApi.download(c.access(), c.store(), c.params()));
         t.get(ds + "status").params(Param.bool("verbose", false))
                 .permission(Permission.onStore(Access.AUDIT | Access.BACKUP, true,
                         "Audit or Backup (`counts` only own groups, `gc-status` only with Audit)"))

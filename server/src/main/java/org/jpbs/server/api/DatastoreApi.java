@@ -155,7 +155,7 @@ final class DatastoreApi {
     }
 
     /** The snapshot named by {@code backup-type}, {@code backup-id}, {@code backup-time}, {@code ns}. */
-    private static BackupSnapshotRef snapshotParam(ApiParams p) {
+    static BackupSnapshotRef snapshotParam(ApiParams p) {
         String id = p.backupId();
         long time = p.backupTime();
         BackupType type = p.backupType();
@@ -167,8 +167,8 @@ final class DatastoreApi {
      * Privilege check of a snapshot call, with the owner check when only {@code partial}
      * applies; then the datastore lookup for {@code op} (the caller closes the handle).
      */
-    private static DatastoreHandle checkSnapshotAccess(Access acc, String store, BackupSnapshotRef ref, long full,
-                                                       long partial, Operation op) throws IOException {
+    static DatastoreHandle checkSnapshotAccess(Access acc, String store, BackupSnapshotRef ref, long full,
+                                               long partial, Operation op) throws IOException {
         BackupNamespace ns = ref.group().ns();
         boolean all = acc.checkFull(store, ns, full, partial);
         DatastoreHandle h = acc.lookup(store, op);
@@ -414,7 +414,7 @@ final class DatastoreApi {
         }
     }
 
-    private static void requireSnapshot(Datastore ds, BackupSnapshotRef ref) {
+    static void requireSnapshot(Datastore ds, BackupSnapshotRef ref) {
         if (!Files.isDirectory(ds.snapshotDir(ref), LinkOption.NOFOLLOW_LINKS)) {
             throw ApiException.badRequest("snapshot " + describe(ref) + " does not exist");
         }

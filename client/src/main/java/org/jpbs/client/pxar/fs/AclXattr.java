@@ -4,7 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.jpbs.client.pxar.Acl;
+import org.jpbs.core.pxar.Acl;
 
 /**
  * Converts between Linux's {@code system.posix_acl_access} / {@code system.posix_acl_default}

@@ -3,9 +3,6 @@ package org.jpbs.client.pxar.fs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
-import org.jpbs.client.pxar.PxarAccessor;
-import org.jpbs.client.pxar.PxarEntry;
-import org.jpbs.client.pxar.ReadAt;
 
 /**
  * Writes a file's contents on extraction ({@code docs/pxar.md#extracting}): sparse (4 KiB
@@ -20,14 +17,6 @@ final class ContentWriter {
 
     ContentWriter(Sys sys) {
         this.sys = sys;
-    }
-
-    /** A split archive file's contents: the PAYLOAD item at its reference in the payload stream. */
-    static InputStream payloadOf(ReadAt payload, PxarEntry e) throws IOException {
-        if (payload == null) {
-            throw new IOException(e.displayPath() + ": the archive is split (.mpxar) but no payload stream (.ppxar) was given");
-        }
-        return payload.streamFrom(PxarAccessor.payloadOffset(payload, e), e.fileSize());
     }
 
     void writeSparse(InputStream src, int fd, long size) throws IOException {

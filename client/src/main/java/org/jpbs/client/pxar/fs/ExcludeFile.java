@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
-import org.jpbs.client.pxar.pattern.MatchEntry;
+import org.jpbs.core.pxar.pattern.MatchEntry;
 
 /**
  * Reads a directory's {@code .pxarexclude} ({@code docs/pxar.md#exclude-patterns}): one pattern

@@ -4,11 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.jpbs.client.pxar.Acl;
-import org.jpbs.client.pxar.Metadata;
-import org.jpbs.client.pxar.PxarFlags;
-import org.jpbs.client.pxar.Stat;
-import org.jpbs.client.pxar.XAttr;
+import org.jpbs.core.pxar.Acl;
+import org.jpbs.core.pxar.Metadata;
+import org.jpbs.core.pxar.PxarFlags;
+import org.jpbs.core.pxar.Stat;
+import org.jpbs.core.pxar.XAttr;
 
 /**
  * Reads what {@code pxar create} stores besides the stat, from an open regular file or

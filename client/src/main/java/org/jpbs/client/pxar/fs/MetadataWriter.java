@@ -2,10 +2,10 @@ package org.jpbs.client.pxar.fs;
 
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
-import org.jpbs.client.pxar.Metadata;
-import org.jpbs.client.pxar.PxarFlags;
-import org.jpbs.client.pxar.Stat;
-import org.jpbs.client.pxar.XAttr;
+import org.jpbs.core.pxar.Metadata;
+import org.jpbs.core.pxar.PxarFlags;
+import org.jpbs.core.pxar.Stat;
+import org.jpbs.core.pxar.XAttr;
 
 /**
  * Applies an entry's metadata to an extracted file ({@code docs/pxar.md#extracting}), in an

@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.jpbs.client.pxar.Metadata;
-import org.jpbs.client.pxar.PxarEncoder;
-import org.jpbs.client.pxar.PxarFlags;
-import org.jpbs.client.pxar.Stat;
-import org.jpbs.client.pxar.catalog.CatalogWriter;
-import org.jpbs.client.pxar.pattern.MatchEntry;
+import org.jpbs.core.pxar.Metadata;
+import org.jpbs.core.pxar.PxarEncoder;
+import org.jpbs.core.pxar.PxarFlags;
+import org.jpbs.core.pxar.Stat;
+import org.jpbs.core.pxar.catalog.CatalogWriter;
+import org.jpbs.core.pxar.pattern.MatchEntry;
 
 /**
  * Archives a directory tree as a pxar stream, as {@code pxar create} / the PBS client do

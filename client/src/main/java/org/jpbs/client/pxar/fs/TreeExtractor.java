@@ -9,12 +9,13 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.jpbs.client.pxar.Metadata;
-import org.jpbs.client.pxar.PxarDecoder;
-import org.jpbs.client.pxar.PxarEntry;
-import org.jpbs.client.pxar.PxarFlags;
-import org.jpbs.client.pxar.ReadAt;
-import org.jpbs.client.pxar.pattern.MatchEntry;
+import org.jpbs.core.pxar.EntrySource;
+import org.jpbs.core.pxar.Metadata;
+import org.jpbs.core.pxar.PxarAccessor;
+import org.jpbs.core.pxar.PxarEntry;
+import org.jpbs.core.pxar.PxarFlags;
+import org.jpbs.core.pxar.ReadAt;
+import org.jpbs.core.pxar.pattern.MatchEntry;
 
 /**
  * Writes a decoded pxar stream back to a directory ({@code docs/pxar.md#extracting}) with
@@ -73,7 +74,7 @@ public final class TreeExtractor {
     }
 
     /** Extracts every entry of {@code decoder} into {@code target} (created if missing). */
-    public void extract(PxarDecoder decoder, Path target) throws IOException {
+    public void extract(EntrySource decoder, Path target) throws IOException {
         extract(decoder, target, null);
     }
 
@@ -81,7 +82,7 @@ public final class TreeExtractor {
      * Extracts a split archive: {@code decoder} reads the metadata stream (.mpxar), file
      * contents come from the payload stream (.ppxar) at the offsets its PAYLOAD_REF items give.
      */
-    public void extract(PxarDecoder decoder, Path target, ReadAt payload) throws IOException {
+    public void extract(EntrySource decoder, Path target, ReadAt payload) throws IOException {
         this.payload = payload;
         Files.createDirectories(target);
         byte[] tpath = target.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
@@ -110,7 +111,7 @@ public final class TreeExtractor {
         }
     }
 
-    private void entry(PxarDecoder decoder, PxarEntry e, int rootfd) throws IOException {
+    private void entry(EntrySource decoder, PxarEntry e, int rootfd) throws IOException {
         if (e.kind() == PxarEntry.Kind.DIRECTORY && e.path().length == 0) {
             Dir root = new Dir(new byte[0], e.metadata(), options.patterns().isEmpty());
             root.fd = rootfd;
@@ -213,8 +214,8 @@ public final class TreeExtractor {
         }
     }
 
-    private void file(PxarDecoder decoder, PxarEntry e, int parent, byte[] name) throws IOException {
-        InputStream contents = e.hasPayloadRef() ? ContentWriter.payloadOf(payload, e) : decoder.contents();
+    private void file(EntrySource decoder, PxarEntry e, int parent, byte[] name) throws IOException {
+        InputStream contents = e.hasPayloadRef() ? PxarAccessor.payloadOf(payload, e) : decoder.contents();
         replaceIfAllowed(parent, name);
         int fd = sys.openat(parent, name, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_EXCL | Libc.O_NOFOLLOW
                 | Libc.O_CLOEXEC, 0600);

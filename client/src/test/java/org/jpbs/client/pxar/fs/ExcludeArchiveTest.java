@@ -9,9 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.jpbs.client.pxar.PxarDecoder;
-import org.jpbs.client.pxar.PxarEntry;
-import org.jpbs.client.pxar.pattern.MatchEntry;
+import org.jpbs.core.pxar.PxarDecoder;
+import org.jpbs.core.pxar.PxarEntry;
+import org.jpbs.core.pxar.pattern.MatchEntry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.jpbs.client.pxar.PxarDecoder;
+import org.jpbs.core.pxar.PxarDecoder;
 import org.jpbs.core.testing.SharedVectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.jpbs.client.pxar.PxarDecoder;
-import org.jpbs.client.pxar.PxarEntry;
+import org.jpbs.core.pxar.PxarDecoder;
+import org.jpbs.core.pxar.PxarEntry;
 import org.junit.jupiter.api.Test;
 
 /**
