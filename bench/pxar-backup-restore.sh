@@ -57,6 +57,7 @@ check_restored() {
   local got
   got=$(content_bytes "$out")
   [ "$got" = "$bytes" ] || { echo "restored tree has $got bytes in files, the source $bytes" >&2; exit 1; }
+}
 clear_out() { rm -rf "$out"; }
 
 echo "tree: $tree ($mib MiB in $files entries), $runs runs each, $(nproc) cores, data in $dsdir" >&2
@@ -87,7 +88,6 @@ backup() { # repo [extra options]; every snapshot gets its own time (timed runs 
 }
 restore() { # repo
   "$jpbs" restore -q --repository "$1" host/bench root.pxar "$out"
-}
 }
 
 run_jpbs() { # label repo wipe-function
