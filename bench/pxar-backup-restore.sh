@@ -103,7 +103,7 @@ run_jpbs() { # label repo wipe-function
   check_restored
 }
 
-wipe_local() { rm -rf "$ds"; "$jpbs" datastore create "$ds" >/dev/null; }
+wipe_local() { rm -rf "$ds"; "$jpbs" datastore create "$ds" >/dev/null 2>&1; }
 run_jpbs local "$ds" wipe_local
 rm -rf "$ds"
 
