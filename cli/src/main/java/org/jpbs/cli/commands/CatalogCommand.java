@@ -11,15 +11,9 @@ import org.jpbs.client.engine.RestoreEngine;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.pxar.catalog.CatalogDump;
 import org.jpbs.core.pxar.catalog.CatalogReader;
-import org.jpbs.client.remote.RemoteSnapshotSource;
-import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.FileEntry;
-import org.jpbs.core.snapshot.SnapshotSource;
-import org.jpbs.datastore.config.Operation;
-import org.jpbs.datastore.snapshot.Datastore;
-import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -83,18 +77,10 @@ public final class CatalogCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             CryptConfig crypt = crypto.forRestore(ctx);
-            BackupNamespace namespace = Snapshots.namespace(ns);
-            if (repo.isRemote(ctx)) {
-                try (var pbs = repo.client(ctx);
-                        SnapshotSource source = RemoteSnapshotSource.open(pbs, Snapshots.resolve(pbs, namespace, snapshot))) {
-                    use(new RestoreEngine(source), crypt);
-                }
-                return 0;
-            }
-            Datastore ds = repo.open(ctx, false, Operation.READ);
-            try (SnapshotSource source = LocalSnapshotSource.open(ds, Snapshots.resolve(ds, namespace, snapshot))) {
+            Snapshots.read(ctx, repo, ns, snapshot, source -> {
                 use(new RestoreEngine(source), crypt);
-            }
+                return null;
+            });
             return 0;
         }
 

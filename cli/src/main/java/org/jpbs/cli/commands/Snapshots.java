@@ -2,7 +2,12 @@ package org.jpbs.cli.commands;
 
 import org.jpbs.cli.UsageException;
 import java.io.IOException;
+import org.jpbs.cli.CliContext;
 import org.jpbs.client.remote.PbsClient;
+import org.jpbs.client.remote.RemoteSnapshotSource;
+import org.jpbs.core.snapshot.SnapshotSource;
+import org.jpbs.datastore.config.Operation;
+import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import org.jpbs.client.remote.RemoteSnapshots;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
@@ -12,6 +17,32 @@ import org.jpbs.datastore.snapshot.Datastore;
 /** Parsing of the SNAPSHOT and {@code --ns} arguments shared by several commands. */
 public final class Snapshots {
     private Snapshots() {}
+
+    /** What a command does with an open snapshot. */
+    @FunctionalInterface
+    public interface SourceBody<T> {
+        T apply(SnapshotSource source) throws Exception;
+    }
+
+    /**
+     * Opens snapshot {@code spec} (in namespace {@code ns}) of the repository for reading, from a
+     * server ({@link RemoteSnapshotSource}, a reader session) or a local datastore
+     * ({@link LocalSnapshotSource}), runs {@code body} on it and closes it.
+     */
+    public static <T> T read(CliContext ctx, RepositoryOptions repo, String ns, String spec, SourceBody<T> body)
+            throws Exception {
+        BackupNamespace namespace = namespace(ns);
+        if (repo.isRemote(ctx)) {
+            try (PbsClient pbs = repo.client(ctx);
+                    SnapshotSource source = RemoteSnapshotSource.open(pbs, resolve(pbs, namespace, spec))) {
+                return body.apply(source);
+            }
+        }
+        Datastore ds = repo.open(ctx, false, Operation.READ);
+        try (SnapshotSource source = LocalSnapshotSource.open(ds, resolve(ds, namespace, spec))) {
+            return body.apply(source);
+        }
+    }
 
     /**
      * Parses {@code --ns} ({@code null} or empty = root).

@@ -16,6 +16,7 @@ import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.client.restore.ChunkConsumer;
 import org.jpbs.client.restore.ImageRestore;
+import org.jpbs.client.restore.IndexReader;
 import org.jpbs.client.restore.PipelinedRestore;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.snapshot.SnapshotSource;
@@ -254,6 +255,17 @@ public final class RestoreEngine {
             throws IOException {
         IndexReadAt contents = new IndexReadAt(payload, source, key, resource.replace(".mpxar", ".ppxar"), 8);
         return TreeRestore.extract(this, index, contents, key, target, options, warnings, resource, progress);
+    }
+
+    /**
+     * Random access to an index's byte stream (a mount, {@code docs/pxar.md#mount}): a read
+     * fetches only the chunks it touches, verified as for a restore and kept in a chunk cache
+     * of {@code cacheBytes}; a sequential reader gets the next chunks fetched ahead (more of
+     * them from a server). The caller closes the reader.
+     */
+    public IndexReader randomAccess(IndexFile index, CryptConfig key, long cacheBytes, String resource) {
+        int ahead = source.chunkAccess() == SnapshotSource.ChunkAccess.ASYNC ? 4 : 2;
+        return new IndexReader(index, source, key, verify, cacheBytes, ahead, resource);
     }
 
     private ImageRestore local(CryptConfig key, ProgressListener progress) {

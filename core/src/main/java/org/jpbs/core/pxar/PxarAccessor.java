@@ -168,12 +168,41 @@ public final class PxarAccessor {
         if (payload == null) {
             throw new IOException(e.displayPath() + ": the archive is split (.mpxar) but no payload stream (.ppxar) was given");
         }
+        return payload.streamFrom(payloadOffset(payload, e), e.fileSize());
+    }
+
+    /**
+     * Where a regular file's contents start in the archive (just after its PAYLOAD header;
+     * {@code entry().fileSize()} bytes follow), for reads at any offset. A hardlink is resolved
+     * first. For a split archive's file ({@link PxarEntry#hasPayloadRef()}) the contents are in
+     * the payload stream instead: -1.
+     */
+    public long contentOffset(Node file) throws IOException {
+        Node f = resolveHardlink(file);
+        if (f.entry().kind() != PxarEntry.Kind.FILE) {
+            throw new IllegalArgumentException("not a regular file: " + f.entry().displayPath());
+        }
+        if (f.entry().hasPayloadRef()) {
+            return -1;
+        }
+        PxarDecoder d = PxarDecoder.entryAt(src.streamFrom(f.offset()), f.offset(), parentOf(f.entry().path()));
+        d.next();
+        return d.position();
+    }
+
+    /**
+     * Where a split archive file's contents start in the payload stream ({@code .ppxar}): after
+     * the PAYLOAD item header at the entry's reference, which is checked ({@code docs/pxar.md}).
+     *
+     * @throws PxarFormatException if there is no PAYLOAD of the entry's size at the reference
+     */
+    public static long payloadOffset(ReadAt payload, PxarEntry e) throws IOException {
         byte[] h = payload.readFully(e.payloadRef(), PxarFormat.HEADER_SIZE);
         if (ItemReader.getLong(h, 0) != PxarFormat.PAYLOAD || ItemReader.getLong(h, 8) != PxarFormat.HEADER_SIZE + e.fileSize()) {
             throw new PxarFormatException(e.payloadRef(), "payload stream: no PAYLOAD of " + e.fileSize()
                     + " bytes for " + e.displayPath());
         }
-        return payload.streamFrom(e.payloadRef() + PxarFormat.HEADER_SIZE, e.fileSize());
+        return e.payloadRef() + PxarFormat.HEADER_SIZE;
     }
 
     private Node nodeAt(Node dir, long offset, long size) throws IOException {

@@ -11,11 +11,13 @@ import org.jpbs.core.pxar.Acl;
  * xattr values (version 2 header, then 8-byte entries {tag u16, perm u16, id u32}) and pxar's
  * {@link Acl} ({@code docs/pxar.md#acls}).
  */
-final class AclXattr {
+public final class AclXattr {
     private AclXattr() {}
 
-    static final byte[] ACCESS = "system.posix_acl_access".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    static final byte[] DEFAULT = "system.posix_acl_default".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** The access ACL's xattr name. */
+    public static final byte[] ACCESS = "system.posix_acl_access".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** The default ACL's xattr name. */
+    public static final byte[] DEFAULT = "system.posix_acl_default".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final int USER_OBJ = 1, USER = 2, GROUP_OBJ = 4, GROUP = 8, MASK = 0x10, OTHER = 0x20;
 
     /** Parsed base and named entries of one ACL xattr; -1 for an absent base entry. */
@@ -63,7 +65,7 @@ final class AclXattr {
      * The access ACL xattr value for an entry with this mode, or null if the ACL has no named
      * entries and no group object (the mode alone says it all).
      */
-    static byte[] accessValue(Acl acl, long mode) {
+    public static byte[] accessValue(Acl acl, long mode) {
         if (acl.users().isEmpty() && acl.groups().isEmpty() && acl.groupObj() == null) {
             return null;
         }
@@ -79,7 +81,7 @@ final class AclXattr {
     }
 
     /** The default ACL xattr value, or null if there is none. */
-    static byte[] defaultValue(Acl acl) {
+    public static byte[] defaultValue(Acl acl) {
         Acl.Default d = acl.defaultAcl();
         if (d == null && acl.defaultUsers().isEmpty() && acl.defaultGroups().isEmpty()) {
             return null;
