@@ -24,7 +24,8 @@ final class JobRoutes {
             JobKind.PRUNE, new String[] {"Datastore.Audit or Modify on the job's datastore/namespace", "Datastore.Modify"},
             JobKind.VERIFY, new String[] {"Datastore.Audit or Verify", "Datastore.Verify"},
             JobKind.SYNC, new String[] {"Datastore.Audit locally and Remote.Audit on the remote store",
-                "Datastore.Backup (+ Prune with remove-vanished) locally and Remote.Read on the remote store"},
+                "Datastore.Backup (+ Prune with remove-vanished, + Modify with an owner other than the caller)"
+                        + " locally and Remote.Read on the remote store"},
             JobKind.REMOTE, new String[] {"Remote.Audit on /remote/{name}", "Remote.Modify on /remote (create) or /remote/{name}"});
 
     static void register(RouteTable<ApiCall> t) {
