@@ -93,7 +93,8 @@ public final class Main implements Callable<Integer> {
      * {@link #LOG_FORMAT} ({@code java.util.logging.SimpleFormatter.format}), and Netty's machine
      * id ({@code io.netty.machineId}, a random locally administered MAC) so that a host without a
      * network interface is not warned about on every command ("Failed to find a usable hardware
-     * address"). Settings given with {@code -D} win.
+     * address"), and SLF4J's own warnings off ({@code slf4j.internal.verbosity}: no provider is
+     * on the class path, on purpose). Settings given with {@code -D} win.
      */
     public static void configureJvm() {
 
@@ -109,6 +110,12 @@ public final class Main implements Callable<Integer> {
                 b.append(b.isEmpty() ? "" : ":").append(String.format("%02x", x & 0xff));
             }
             System.setProperty("io.netty.machineId", b.toString());
+        }
+        // Netty probes for SLF4J (slf4j-api comes with a dependency, no provider does) before it
+        // falls back to java.util.logging: without this SLF4J prints three warning lines on
+        // every command that opens a connection
+        if (System.getProperty("slf4j.internal.verbosity") == null) {
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
         }
         // a host (or network namespace) without interfaces: Netty's interface scan warns with a
         // stack trace on every command; jpbs needs no interface list. After the format is set.

@@ -100,6 +100,15 @@ class JobsCliTest {
         ok("sync-job", "create", "pull1", "--store", "store1", "--remote", "offsite", "--remote-store", "store2",
                 "--schedule", "hourly", "--remove-vanished", "true");
         assertEquals(1, cli.run("sync-job", "run", "pull1").exit());
+        // a bad value is one line naming the option
+        CliRunner.Result store = cli.run("sync-job", "create", "pull2", "--store", "store1", "--remote", "offsite",
+                "--remote-store", "s");
+        assertEquals(2, store.exit(), store.all());
+        assertTrue(store.err().startsWith("jpbs: error: --remote-store: invalid datastore name 's'"), store.err());
+        CliRunner.Result host = cli.run("remote", "create", "other", "--host", "[::1", "--auth-id", "sync@pbs",
+                "--password", "x");
+        assertEquals(2, host.exit(), host.all());
+        assertTrue(host.err().startsWith("jpbs: error: --host: '[::1' is not a host name or address"), host.err());
     }
 
     @Test

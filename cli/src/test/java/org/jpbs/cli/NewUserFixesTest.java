@@ -173,6 +173,8 @@ class NewUserFixesTest {
                 + "connection closed\\R"), line);
         assertEquals(1, line.lines().count());
         assertEquals(Level.SEVERE, java.util.logging.Logger.getLogger("io.netty.util.NetUtilInitializations").getLevel());
+        // no "SLF4J(W): No SLF4J providers were found." (3 lines) on every command talking to a server
+        assertEquals("ERROR", System.getProperty("slf4j.internal.verbosity"));
     }
 
     @Test

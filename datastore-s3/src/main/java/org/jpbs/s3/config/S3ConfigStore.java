@@ -60,16 +60,28 @@ public final class S3ConfigStore {
     public List<S3EndpointConfig> list() throws IOException {
         List<S3EndpointConfig> out = new ArrayList<>();
         for (SectionConfigText.Section s : read().sections()) {
-            if (S3EndpointConfig.SECTION_TYPE.equals(s.type())) {
-                out.add(S3EndpointConfig.parse(s.id(), s.props()));
+            if (!S3EndpointConfig.SECTION_TYPE.equals(s.type())) {
+                // as PBS's section config: a misspelt type is an error, not an endpoint silently missing
+                throw new IllegalArgumentException(file + ": unknown section type '" + s.type() + "' (section '" + s.id()
+                        + "'; expected '" + S3EndpointConfig.SECTION_TYPE + "')");
             }
+            out.add(parse(s));
         }
         return out;
     }
 
+    /** One section as an endpoint; a bad value names the file too. */
+    private S3EndpointConfig parse(SectionConfigText.Section s) {
+        try {
+            return S3EndpointConfig.parse(s.id(), s.props());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** One endpoint, or empty. */
     public Optional<S3EndpointConfig> get(String id) throws IOException {
-        return read().section(S3EndpointConfig.SECTION_TYPE, id).map(s -> S3EndpointConfig.parse(s.id(), s.props()));
+        return read().section(S3EndpointConfig.SECTION_TYPE, id).map(this::parse);
     }
 
     /**

@@ -73,6 +73,20 @@ class S3ConfigTest {
     }
 
     @Test
+    void aMisspeltSectionTypeOrBadValueInS3CfgNamesTheFile() throws IOException {
+        S3ConfigStore store = S3ConfigStore.open(dir);
+        Files.writeString(store.file(), "s3-endpoint: minio1\n\tendpoint 127.0.0.1\n");
+        String e = assertThrows(IllegalArgumentException.class, store::list).getMessage();
+        assertEquals(store.file() + ": unknown section type 's3-endpoint' (section 'minio1'; expected 's3client')", e);
+        Files.writeString(store.file(), "s3client: minio1\n\tendpoint 127.0.0.1\n\taccess-key a\n\tsecret-key s\n"
+                + "\tport notanumber\n");
+        e = assertThrows(IllegalArgumentException.class, store::list).getMessage();
+        assertTrue(e.startsWith(store.file() + ": ") && e.contains("port"), e);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> store.get("minio1")).getMessage()
+                .startsWith(store.file() + ": "));
+    }
+
+    @Test
     void theStoreWritesS3CfgPrivatelyAndRefusesDuplicatesAndUnknownIds() throws IOException {
         S3ConfigStore store = S3ConfigStore.open(dir);
         assertTrue(store.list().isEmpty());

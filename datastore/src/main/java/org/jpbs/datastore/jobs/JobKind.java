@@ -31,6 +31,8 @@ public enum JobKind {
         void check(String key, String value);
     }
 
+    private static final Pattern DNS_NAME = Pattern.compile(
+            "[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*");
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]*");
     private static final Pattern FINGERPRINT = Pattern.compile("([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}");
     private static final Pattern AUTH_ID = Pattern.compile("[^\\s:/@]+@[A-Za-z0-9_][A-Za-z0-9._-]*(![A-Za-z0-9_][A-Za-z0-9._-]*)?");
@@ -131,7 +133,7 @@ public enum JobKind {
         m.put("comment", (k, v) -> { });
         m.put("disable", JobKind::bool);
         m.put("schedule", JobKind::schedule);
-        m.put("store", (k, v) -> DatastoreConfig.checkName(v));
+        m.put("store", JobKind::datastoreName);
         m.put("ns", JobKind::namespace);
         m.put("max-depth", (k, v) -> PropertyString.parseInt(k, v, 0, BackupNamespace.MAX_DEPTH));
         return m;
@@ -157,7 +159,7 @@ public enum JobKind {
         Map<String, Check> m = common();
         m.remove("disable");
         m.put("remote", (k, v) -> REMOTE.checkId(v));
-        m.put("remote-store", (k, v) -> DatastoreConfig.checkName(v));
+        m.put("remote-store", JobKind::datastoreName);
         m.put("remote-ns", JobKind::namespace);
         m.put("owner", JobKind::authId);
         m.put("remove-vanished", JobKind::bool);
@@ -181,11 +183,7 @@ public enum JobKind {
     private static Map<String, Check> remoteKeys() {
         Map<String, Check> m = new LinkedHashMap<>();
         m.put("comment", (k, v) -> { });
-        m.put("host", (k, v) -> {
-            if (v.isBlank() || v.contains(" ") || v.contains("/")) {
-                throw new IllegalArgumentException(k + ": '" + v + "' is not a host name or address");
-            }
-        });
+        m.put("host", JobKind::host);
         m.put("port", (k, v) -> PropertyString.parseInt(k, v, 1, 65535));
         m.put("auth-id", JobKind::authId);
         m.put("password", (k, v) -> { });
@@ -204,6 +202,31 @@ public enum JobKind {
     private static void schedule(String k, String v) {
         try {
             CalendarEvent.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(k + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** PBS's DNS_NAME_OR_IP_SCHEMA: a DNS name, an IPv4 address or an IPv6 address without brackets. */
+    private static void host(String k, String v) {
+        boolean ok = DNS_NAME.matcher(v).matches() && v.length() <= 255;
+        if (!ok && v.indexOf(':') >= 0 && v.matches("[0-9a-fA-F:.]+")) {
+            try {
+                ok = java.net.InetAddress.ofLiteral(v) != null; // a literal: never a name lookup
+            } catch (IllegalArgumentException e) {
+                ok = false;
+            }
+        }
+        if (!ok) {
+            throw new IllegalArgumentException(k + ": '" + v + "' is not a host name or address"
+                    + " (a DNS name, an IPv4 address, or an IPv6 address without brackets)");
+        }
+    }
+
+    /** Every check's message starts with the key ({@code remote-store: invalid datastore name ...}). */
+    private static void datastoreName(String k, String v) {
+        try {
+            DatastoreConfig.checkName(v);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(k + ": " + e.getMessage(), e);
         }

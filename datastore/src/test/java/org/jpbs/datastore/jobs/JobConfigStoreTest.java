@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.jpbs.datastore.task.TaskState;
 import org.junit.jupiter.api.Test;
@@ -79,6 +80,20 @@ class JobConfigStoreTest {
         assertEquals("pull", s.read().get("pull1").orElseThrow().get("sync-direction").orElseThrow());
         assertThrows(IllegalArgumentException.class, () -> new JobConfig(JobKind.SYNC, "s2", Map.of("store", "store1",
                 "remote-store", "x1y", "group-filter", "kind:vm")));
+        // hosts as PBS's DNS_NAME_OR_IP_SCHEMA: no brackets, no underscore, no stray characters
+        for (String good : List.of("pbs.example.net", "10.0.0.1", "::1", "fe80::1", "localhost")) {
+            JobKind.REMOTE.checkValue("host", good);
+        }
+        for (String bad : List.of("[::1", "[::1]", "a_b.example", "-x", "h:8007", "1:2:3", "ex..ample")) {
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> JobKind.REMOTE.checkValue("host", bad))
+                    .getMessage().startsWith("host: '" + bad + "' is not a host name or address"), bad);
+        }
+        // every message names its key (the CLI prints "--" + message)
+        assertEquals("remote-store: invalid datastore name 's' (3..32 characters: letters, digits, '_', and after the first"
+                + " also '.' and '-')", assertThrows(IllegalArgumentException.class,
+                        () -> JobKind.SYNC.checkValue("remote-store", "s")).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobKind.PRUNE.checkValue("store", "a"))
+                .getMessage().startsWith("store: invalid datastore name 'a'"));
     }
 
     @Test

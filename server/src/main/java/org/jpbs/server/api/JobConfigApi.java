@@ -193,6 +193,10 @@ final class JobConfigApi {
             throws IOException {
         JobKind kind = store.kind();
         if (kind == JobKind.REMOTE) {
+            // privileges first (as PBS's router does): the refusal below names a sync job and its datastore
+            if (!JobPrivileges.canModifyRemote(acc, id)) {
+                throw JobPrivileges.forbidden();
+            }
             for (JobConfig s : JobConfigStore.open(svc.scheduler().configDir(), JobKind.SYNC).read().all()) {
                 if (id.equals(s.props().get("remote"))) {
                     throw ApiException.badRequest("remote '" + id + "' is used by sync job '" + s.id() + "' (datastore '"

@@ -14,9 +14,10 @@ import org.jpbs.server.http.ApiException;
  * Datastore.Verify (change, run); remotes Remote.Audit on {@code /remote/<name>} (see) /
  * Remote.Modify on {@code /remote} (create) or {@code /remote/<name>}; sync jobs Datastore.Audit
  * on the local path and Remote.Audit on {@code /remote/<remote>/<remote-store>} (see) /
- * Datastore.Backup (and Datastore.Prune with {@code remove-vanished}) locally and Remote.Read on
- * the remote (change, run). Sync jobs in push direction (PBS 3.3) as {@link #checkPush}; to see
- * one, Datastore.Audit locally and Remote.Audit on {@code /remote/<remote>/<remote-store>[/<remote-ns>]}.
+ * Datastore.Backup (and Datastore.Prune with {@code remove-vanished}, Datastore.Modify with an
+ * {@code owner} other than the caller) locally and Remote.Read on the remote (change, run). Sync
+ * jobs in push direction (PBS 3.3) as {@link #checkPush}; to see one, Datastore.Audit locally and
+ * Remote.Audit on {@code /remote/<remote>/<remote-store>[/<remote-ns>]}.
  * A failed check is 403 {@code "permission check failed"}.
  */
 final class JobPrivileges {
@@ -113,14 +114,34 @@ final class JobPrivileges {
         boolean ok = switch (c.kind()) {
             case PRUNE -> (local(acc, c) & Access.MODIFY) != 0;
             case VERIFY -> (local(acc, c) & Access.VERIFY) != 0;
-            case REMOTE -> (at(acc, List.of("remote", c.id())) & REMOTE_MODIFY) != 0;
+            case REMOTE -> canModifyRemote(acc, c.id());
             case SYNC -> push(c) ? checkPush(acc, c) : (local(acc, c) & Access.BACKUP) != 0
                     && (!c.flag("remove-vanished") || (local(acc, c) & Access.PRUNE) != 0)
+                    && (ownsSyncedGroups(acc, c) || (local(acc, c) & Access.MODIFY) != 0)
                     && (!c.props().containsKey("remote") || (remote(acc, c) & REMOTE_READ) != 0);
         };
         if (!ok) {
             throw forbidden();
         }
+    }
+
+    /**
+     * PBS {@code check_sync_job_modify_access}: the synced groups get the job's {@code owner}
+     * (default {@code root@pam}); naming anyone but the caller (or a token of the calling user)
+     * is changing ownership and needs Datastore.Modify.
+     */
+    private static boolean ownsSyncedGroups(Access acc, JobConfig c) {
+        String owner = c.props().getOrDefault("owner", "root@pam");
+        if (owner.equals(acc.authid())) {
+            return true;
+        }
+        int bang = owner.indexOf('!');
+        return bang > 0 && acc.authid().indexOf('!') < 0 && owner.substring(0, bang).equals(acc.authid());
+    }
+
+    /** Remote.Modify on {@code /remote/<name>} (whether the remote exists or not). */
+    static boolean canModifyRemote(Access acc, String name) {
+        return (at(acc, List.of("remote", name)) & REMOTE_MODIFY) != 0;
     }
 
     /** Creating a remote: Remote.Modify on {@code /remote}. */

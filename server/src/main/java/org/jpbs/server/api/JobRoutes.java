@@ -24,7 +24,7 @@ final class JobRoutes {
             JobKind.PRUNE, new String[] {"Datastore.Audit or Modify on the job's datastore/namespace", "Datastore.Modify"},
             JobKind.VERIFY, new String[] {"Datastore.Audit or Verify", "Datastore.Verify"},
             JobKind.SYNC, new String[] {"Datastore.Audit locally and Remote.Audit on the remote store (push: on the "
-                + "remote store/namespace)", "pull: Datastore.Backup (+ Prune with remove-vanished) locally and Remote.Read "
+                + "remote store/namespace)", "pull: Datastore.Backup (+ Prune with remove-vanished, + Modify with an owner other than the caller) locally and Remote.Read "
                 + "on the remote store; push: Remote.DatastoreBackup (+ DatastorePrune with remove-vanished) on the remote "
                 + "store/namespace and Datastore.Read+Audit locally (the job's owner: or Datastore.Backup; not the owner: "
                 + "+ Datastore.Modify)"},

@@ -62,7 +62,8 @@ class JobApiTest {
         for (String[] t : new String[][] {{"backup", "/datastore", "DatastoreBackup"}, {"power", "/datastore", "DatastorePowerUser"},
                 {"admin", "/datastore", "DatastoreAdmin"}, {"audit", "/datastore", "DatastoreAudit"},
                 {"reader", "/datastore", "DatastoreReader"}, {"foreign", "/datastore/other", "DatastoreAdmin"},
-                {"raudit", "/remote", "RemoteAudit"}, {"radmin", "/remote", "RemoteAdmin"}}) {
+                {"raudit", "/remote", "RemoteAudit"}, {"radmin", "/remote", "RemoteAdmin"},
+                {"spower", "/datastore", "DatastorePowerUser"}, {"sadmin", "/datastore", "DatastoreAdmin"}}) {
             String secret = cfg.createToken("alice@pbs", t[0], null);
             cfg.updateAcl(t[1], "alice@pbs!" + t[0], t[2], true, false);
             caller.put(t[0], OwnershipApiTest.token("alice@pbs!" + t[0], secret));
@@ -81,6 +82,8 @@ class JobApiTest {
             cfg.updateAcl(t[2], "alice@pbs!" + t[0], t[3], true, false);
             caller.put(t[0], OwnershipApiTest.token("alice@pbs!" + t[0], secret));
         }
+        cfg.updateAcl("/remote", "alice@pbs!spower", "RemoteSyncOperator", true, false);
+        cfg.updateAcl("/remote", "alice@pbs!sadmin", "RemoteSyncOperator", true, false);
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, Map.of(), "127.0.0.1", 0);
         JpbsRestHandler rest = JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO);
@@ -205,6 +208,9 @@ class JobApiTest {
         assertEquals(403, call("raudit", "POST", "/config/remote", "name=rem2&host=h2&auth-id=a@pbs&password=x").status());
         assertEquals(200, call("radmin", "POST", "/config/remote", "name=rem2&host=h2&auth-id=a@pbs&password=s3cret").status());
         assertTrue(Files.readString(config.resolve("remote.cfg")).contains("\tpassword czNjcmV0\n"));
+        Resp hidden = call("raudit", "DELETE", "/config/remote/rem1", null);
+        assertEquals(403, hidden.status(), "privileges before the sync-job check: " + hidden.text());
+        assertFalse(hidden.text().contains("s-store"), hidden.text());
         Resp used = call("radmin", "DELETE", "/config/remote/rem1", null);
         assertEquals(400, used.status());
         assertTrue(used.text().contains("remote 'rem1' is used by sync job 's-store' (datastore 'store')"), used.text());
@@ -306,5 +312,21 @@ class JobApiTest {
         assertEquals(400, call("p-rpower", "PUT", "/config/sync/push1", "group-filter=kind%3Avm").status());
         assertEquals(200, call("p-rpower", "PUT", "/config/sync/push1", "delete=group-filter").status());
         assertFalse(Files.readString(config.resolve("sync.cfg")).contains("group-filter"));
+    }
+
+    @Test
+    void syncJobOwnerOtherThanTheCallerNeedsDatastoreModify() throws Exception {
+        // PBS check_sync_job_modify_access: the owner (default root@pam) gets the synced groups
+        String job = "id=own&store=store&remote=rem1&remote-store=src";
+        assertEquals(403, call("spower", "POST", "/config/sync", job).status(), "default owner root@pam");
+        assertEquals(403, call("spower", "POST", "/config/sync", job + "&owner=alice@pbs").status(), "the token's user");
+        assertEquals(403, call("spower", "POST", "/config/sync", job + "&owner=root@pam").status());
+        Resp own = call("spower", "POST", "/config/sync", job + "&owner=alice@pbs!spower");
+        assertEquals(200, own.status(), own.text());
+        assertEquals(403, call("spower", "PUT", "/config/sync/own", "owner=root@pam").status(), "changing the owner");
+        assertEquals(403, call("spower", "PUT", "/config/sync/own", "delete=owner").status(), "back to root@pam");
+        assertEquals(403, call("spower", "POST", "/admin/sync/s-store/run", null).status(), "a root@pam job");
+        Resp other = call("sadmin", "POST", "/config/sync", "id=own2&store=store&remote=rem1&remote-store=src&owner=root@pam");
+        assertEquals(200, other.status(), "Datastore.Modify may name any owner: " + other.text());
     }
 }
