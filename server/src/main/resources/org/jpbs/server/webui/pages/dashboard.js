@@ -8,6 +8,12 @@ const VERIFY_TYPES = ['verify', 'verificationjob', 'verify_group', 'verify_snaps
 const SYNC_TYPES = ['syncjob', 'sync'];
 /** Stale groups listed (the oldest first); the rest are counted. */
 const STALE_SHOWN = 100;
+/**
+ * User Timing marks (performance.mark): the datastore table, the stale groups in the page;
+ * bench/DashboardPage.java reads them (milliseconds from the start of the navigation).
+ */
+const MARK_TABLE = 'dashboard:datastores';
+const MARK_STALE = 'dashboard:stale';
 
 /** The datastore a task is about: its worker id up to the first ':' (PBS's convention). */
 export function taskStore(t) {
@@ -31,7 +37,7 @@ async function count(params) {
 }
 
 /**
- * Every API call of the dashboard but the stale groups', at once: usage, running tasks, backup
+ * Every API call of the dashboard but the stale groups' (status/stale-groups), at once: usage, running tasks, backup
  * counts, failed tasks, and the week's GC / verify / sync tasks (typefilter matches a part of
  * the worker type). bench/DashboardLoad.java makes the same calls.
  */
@@ -53,6 +59,8 @@ function load(t) {
 export async function render(main) {
   const t = now();
   main.append(h('h1', {}, 'Dashboard'));
+  for (const m of [MARK_TABLE, MARK_STALE]) performance.clearMarks(m);
+  const stale = staleSection(); // its call runs alongside the others, its table fills in when it answers
   const [usage, running, ok1, failed1, ok7, failed7, failed, gcs, verifies, syncs] = await load(t);
   const d1 = { ok: ok1, failed: failed1 };
   const d7 = { ok: ok7, failed: failed7 };
@@ -77,12 +85,13 @@ export async function render(main) {
     { title: 'Last verify', cell: u => lastCell(last(u.store, VERIFY_TYPES)) },
     { title: 'Last sync', cell: u => lastCell(last(u.store, SYNC_TYPES)) },
   ], usage, { class: 'datastores', empty: 'no datastore visible to you' }));
+  performance.mark(MARK_TABLE);
 
   main.append(h('h2', {}, 'Running tasks'), taskTable(running, 'no task running'));
   main.append(h('h2', {}, 'Failed tasks (last 7 days)'), failed.total > failed.data.length
     ? h('p', { class: 'muted' }, `The newest ${failed.data.length} of ${failed.total}; all in `, h('a', { href: '#/tasks' }, 'Tasks'), '.') : '',
   taskTable(failed.data, 'no failed task'));
-  main.append(staleSection(usage.map(u => u.store)));
+  main.append(stale);
 }
 
 /** The newest task of each kind (GC, verify, sync) per datastore, keyed "<first type of the kind> <store>". */
@@ -133,23 +142,24 @@ function taskTable(list, empty) {
   ], list, { empty });
 }
 
-function staleSection(stores) {
+function staleSection() {
   const hours = h('input', { id: 'stale-hours', type: 'number', min: 1, value: staleHours(), class: 'narrow' });
   const box = h('div', { id: 'stale-groups' });
   const load = () => {
     localStorage.setItem('jpbs.staleHours', String(Number(hours.value) || 36));
     box.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
-    staleGroups(stores, (Number(hours.value) || 36) * 3600).then(
-      rows => box.replaceChildren(rows.length > STALE_SHOWN
-        ? h('p', { class: 'muted', id: 'stale-count' }, `${rows.length} stale groups; the ${STALE_SHOWN} oldest:`) : '', table([
+    staleGroups((Number(hours.value) || 36) * 3600).then(
+      ({ rows, total }) => box.replaceChildren(total > rows.length
+        ? h('p', { class: 'muted', id: 'stale-count' }, `${total} stale groups; the ${rows.length} oldest:`) : '', table([
         { title: 'Datastore', cell: r => h('a', { href: '#/datastore/' + encodeURIComponent(r.store) }, r.store) },
         { title: 'Namespace', cell: r => r.ns || '(root)' },
         { title: 'Group', cell: r => `${r['backup-type']}/${r['backup-id']}` },
         { title: 'Newest snapshot', cell: r => fmtTime(r['last-backup']) },
         { title: 'Age', cell: r => badge(fmtAge(now() - r['last-backup']), 'failed') },
         { title: 'Owner', cell: r => r.owner || '' },
-      ], rows.slice(0, STALE_SHOWN), { empty: 'every group has a recent snapshot', class: 'stale' })),
-      e => box.replaceChildren(h('p', { class: 'msg error', role: 'alert' }, e.message)));
+      ], rows, { empty: 'every group has a recent snapshot', class: 'stale' })),
+      e => box.replaceChildren(h('p', { class: 'msg error', role: 'alert' }, e.message)))
+      .finally(() => performance.mark(MARK_STALE));
   };
   hours.addEventListener('change', load);
   load();
@@ -157,28 +167,12 @@ function staleSection(stores) {
     h('p', {}, h('label', { for: 'stale-hours' }, 'Groups whose newest snapshot is older than '), hours, ' hours'), box);
 }
 
-/** Every visible group (all namespaces) whose newest snapshot is older than maxAge seconds. */
-async function staleGroups(stores, maxAge) {
-  const out = [];
-  const t = now();
-  await Promise.all(stores.map(async store => {
-    let namespaces;
-    try {
-      namespaces = (await api.get(api.ds(store, 'namespace'))).map(n => n.ns || '');
-    } catch (e) {
-      namespaces = [''];
-    }
-    for (const ns of namespaces) {
-      let groups = [];
-      try {
-        groups = await api.get(api.ds(store, 'groups'), { ns });
-      } catch (e) {
-        continue; // no privilege on this namespace
-      }
-      for (const g of groups) {
-        if (g['last-backup'] && t - g['last-backup'] > maxAge) out.push({ store, ns, ...g });
-      }
-    }
-  }));
-  return out.sort((a, b) => a['last-backup'] - b['last-backup']);
+/**
+ * The groups (of every datastore and namespace the user may list) whose newest snapshot is
+ * older than maxAge seconds, the oldest first: one call (status/stale-groups) however many
+ * datastores the server has.
+ */
+async function staleGroups(maxAge) {
+  const r = await api.call('GET', '/status/stale-groups', { 'older-than': maxAge, limit: STALE_SHOWN });
+  return { rows: r.data, total: r.total };
 }
