@@ -4,14 +4,17 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
-import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.snapshot.DatastoreLayout;
@@ -97,13 +100,11 @@ final class StaleGroupsApi {
                 continue;
             }
             for (BackupGroupRef g : ds.listGroups(ns)) {
-                long[] times = SnapshotJson.snapshotTimes(ds, g);
-                if (times.length == 0) {
-                    continue;
-                }
-                long last = lastFinished(ds, g, times);
-                if (last >= before) {
-                    continue;
+                Path dir = ds.groupDir(g);
+                List<String> names = snapshotNames(dir);
+                long last = lastFinished(dir, names);
+                if (last < 0 || last >= before) {
+                    continue; // no snapshot, or a recent one
                 }
                 String owner;
                 try {
@@ -114,18 +115,63 @@ final class StaleGroupsApi {
                 if (!all && !acc.owns(owner)) {
                     continue;
                 }
-                rows.add(new Row(store, ns, g, last, times.length, owner));
+                rows.add(new Row(store, ns, g, last, names.size(), owner));
             }
         }
     }
 
-    /** The newest snapshot with a manifest, else the newest (as {@code groups}' {@code last-backup}). */
-    private static long lastFinished(Datastore ds, BackupGroupRef g, long[] times) {
-        for (int i = times.length - 1; i >= 0; i--) {
-            if (Files.isRegularFile(ds.snapshotDir(new BackupSnapshotRef(g, times[i])).resolve(DatastoreLayout.MANIFEST))) {
-                return times[i];
+    /**
+     * The snapshot directory names of a group, newest first. The names are the fixed-width
+     * {@code YYYY-MM-DDTHH:MM:SSZ}, so their text order is their time order: only the newest are
+     * parsed ({@link #lastFinished}), not every one of a server's 100,000 snapshots.
+     */
+    static List<String> snapshotNames(Path groupDir) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(groupDir)) {
+            for (Path p : s) {
+                String n = p.getFileName().toString();
+                if (looksLikeTime(n)) {
+                    out.add(n);
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return List.of();
+        }
+        out.sort(Comparator.reverseOrder());
+        return out;
+    }
+
+    private static boolean looksLikeTime(String n) {
+        if (n.length() != 20 || n.charAt(4) != '-' || n.charAt(7) != '-' || n.charAt(10) != 'T' || n.charAt(13) != ':'
+                || n.charAt(16) != ':' || n.charAt(19) != 'Z') {
+            return false;
+        }
+        for (int i : new int[] {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18}) {
+            if (n.charAt(i) < '0' || n.charAt(i) > '9') {
+                return false;
             }
         }
-        return times[times.length - 1];
+        return true;
+    }
+
+    /**
+     * As {@code groups}' {@code last-backup}: the time of the newest snapshot with a manifest,
+     * else of the newest; -1 without a snapshot.
+     */
+    static long lastFinished(Path groupDir, List<String> newestFirst) {
+        long newest = -1;
+        for (String n : newestFirst) {
+            Optional<Long> t = DatastoreLayout.timeOfDir(n);
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (newest < 0) {
+                newest = t.get();
+            }
+            if (Files.isRegularFile(groupDir.resolve(n).resolve(DatastoreLayout.MANIFEST))) {
+                return t.get();
+            }
+        }
+        return newest;
     }
 }
