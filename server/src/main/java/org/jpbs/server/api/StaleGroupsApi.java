@@ -12,7 +12,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.datastore.config.DatastoreHandle;
@@ -50,24 +53,13 @@ final class StaleGroupsApi {
         long age = p.optInteger("older-than", 0, Long.MAX_VALUE).orElse(DEFAULT_AGE);
         long limit = p.optInteger("limit", 0, Integer.MAX_VALUE).orElse(DEFAULT_LIMIT);
         Optional<String> only = p.opt("store").map(ApiParams::store);
-        List<Row> rows = new ArrayList<>();
-        for (String store : DatastoreApi.names(acc)) {
-            if (only.isPresent() && !only.get().equals(store)) {
-                continue;
-            }
-            long want = Access.AUDIT | Access.BACKUP;
-            if ((acc.privileges(store, BackupNamespace.ROOT) & want) == 0 && !acc.anyPrivsBelow(store, want)) {
-                continue; // nothing listable here: the datastore is not even opened
-            }
-            DatastoreHandle h;
-            try {
-                h = acc.lookup(store, Operation.READ);
-            } catch (IOException e) {
-                continue; // offline, in maintenance, or its path is gone
-            }
-            try (h) {
-                collect(acc, store, h.datastore(), now - age, rows);
-            }
+        List<String> stores = DatastoreApi.names(acc).stream().filter(n -> only.isEmpty() || only.get().equals(n)).toList();
+        List<Row> rows;
+        try { // the datastores are read in parallel (the common pool: one thread per core)
+            rows = stores.parallelStream().flatMap(store -> rowsOf(acc, store, now - age).stream())
+                    .collect(java.util.stream.Collectors.toCollection(ArrayList::new));
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
         }
         rows.sort(Comparator.comparingLong(Row::last).thenComparing(Row::store)
                 .thenComparing(r -> r.ns().toString()).thenComparing(r -> r.group().type().text())
@@ -91,6 +83,27 @@ final class StaleGroupsApi {
         return RestResponse.json(whole);
     }
 
+    /** The visible stale groups of one datastore; none if the caller may list nothing there or it cannot be opened. */
+    private static List<Row> rowsOf(Access acc, String store, long before) {
+        long want = Access.AUDIT | Access.BACKUP;
+        if ((acc.privileges(store, BackupNamespace.ROOT) & want) == 0 && !acc.anyPrivsBelow(store, want)) {
+            return List.of(); // nothing listable here: the datastore is not even opened
+        }
+        DatastoreHandle h;
+        try {
+            h = acc.lookup(store, Operation.READ);
+        } catch (IOException e) {
+            return List.of(); // offline, in maintenance, or its path is gone
+        }
+        List<Row> rows = new ArrayList<>();
+        try (h) {
+            collect(acc, store, h.datastore(), before, rows);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return rows;
+    }
+
     /** Adds the visible groups of {@code ds} whose newest snapshot is older than {@code before}. */
     private static void collect(Access acc, String store, Datastore ds, long before, List<Row> rows) throws IOException {
         for (BackupNamespace ns : ds.listNamespaces()) {
@@ -100,9 +113,8 @@ final class StaleGroupsApi {
                 continue;
             }
             for (BackupGroupRef g : ds.listGroups(ns)) {
-                Path dir = ds.groupDir(g);
-                List<String> names = snapshotNames(dir);
-                long last = lastFinished(dir, names);
+                Summary sum = summary(ds.groupDir(g));
+                long last = sum.last();
                 if (last < 0 || last >= before) {
                     continue; // no snapshot, or a recent one
                 }
@@ -115,9 +127,48 @@ final class StaleGroupsApi {
                 if (!all && !acc.owns(owner)) {
                     continue;
                 }
-                rows.add(new Row(store, ns, g, last, names.size(), owner));
+                rows.add(new Row(store, ns, g, last, sum.count(), owner));
             }
         }
+    }
+
+    /**
+     * What a group's listing says: snapshot count and {@code last-backup}. {@code settled}: the
+     * newest snapshot is finished, so only a change of the group directory (a snapshot added or
+     * removed, which changes its mtime) can change these.
+     */
+    record Summary(long mtime, int count, long last, boolean settled) {}
+
+    /** Group directory → its last summary; a server has at most some 100,000 groups. */
+    private static final Map<Path, Summary> SUMMARIES = new ConcurrentHashMap<>();
+    /** A directory changed this recently may change again within the same timestamp tick: not reused. */
+    private static final long RACY_NANOS = 2_000_000_000L;
+
+    /**
+     * The group's summary, from {@link #SUMMARIES} while its directory's mtime is unchanged and
+     * the summary settled (one {@code stat} instead of listing the group), else read anew.
+     */
+    static Summary summary(Path dir) throws IOException {
+        long mtime;
+        try {
+            mtime = Files.getLastModifiedTime(dir).to(TimeUnit.NANOSECONDS);
+        } catch (NoSuchFileException e) {
+            return new Summary(0, 0, -1, false);
+        }
+        Summary cached = SUMMARIES.get(dir);
+        if (cached != null && cached.settled() && cached.mtime() == mtime) {
+            return cached;
+        }
+        List<String> names = snapshotNames(dir);
+        long last = lastFinished(dir, names);
+        boolean settled = !names.isEmpty() && DatastoreLayout.timeOfDir(names.getFirst()).orElse(-1L) == last
+                && System.currentTimeMillis() * 1_000_000L - mtime > RACY_NANOS;
+        Summary s = new Summary(mtime, names.size(), last, settled);
+        if (SUMMARIES.size() > 1_000_000) {
+            SUMMARIES.clear();
+        }
+        SUMMARIES.put(dir, s);
+        return s;
     }
 
     /**

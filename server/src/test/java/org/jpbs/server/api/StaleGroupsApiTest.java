@@ -173,6 +173,31 @@ class StaleGroupsApiTest {
     }
 
     @Test
+    void aGroupsSummaryIsReusedUntilItsDirectoryChanges() throws Exception {
+        Datastore ds = Datastore.create(tmp.resolve("unserved"), SyncLevel.NONE);
+        OwnershipApiTest.snapshot(ds, BackupNamespace.ROOT, "g", OLD, "bob@pbs");
+        Path dir = ds.groupDir(new org.jpbs.core.api.BackupGroupRef(BackupNamespace.ROOT,
+                org.jpbs.core.api.BackupType.HOST, "g"));
+        java.nio.file.Files.setLastModifiedTime(dir, java.nio.file.attribute.FileTime.fromMillis((NOW - 3600) * 1000));
+        var first = StaleGroupsApi.summary(dir);
+        assertEquals(OLD, first.last());
+        assertTrue(first.settled(), "finished newest snapshot, directory not changed for an hour");
+        assertTrue(first == StaleGroupsApi.summary(dir), "reused");
+        OwnershipApiTest.snapshot(ds, BackupNamespace.ROOT, "g", NOW - 60, "bob@pbs"); // changes the directory
+        var second = StaleGroupsApi.summary(dir);
+        assertEquals(NOW - 60, second.last());
+        assertEquals(2, second.count());
+        assertTrue(!second.settled(), "changed a moment ago: read again next time");
+        // an unfinished newest snapshot (no manifest): last-backup stays the finished one, never settled
+        java.nio.file.Files.createDirectories(dir.resolve(org.jpbs.core.api.BackupSnapshotRef.formatTime(NOW)));
+        java.nio.file.Files.setLastModifiedTime(dir, java.nio.file.attribute.FileTime.fromMillis((NOW - 3600) * 1000));
+        var third = StaleGroupsApi.summary(dir);
+        assertEquals(NOW - 60, third.last());
+        assertEquals(3, third.count());
+        assertTrue(!third.settled());
+    }
+
+    @Test
     void theUsageAnswerIsDeflatedWhenTheClientAcceptsItAsPbsDoes() throws Exception {
         javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
         ssl.init(null, new javax.net.ssl.TrustManager[] {new ApiTestSupport.TrustAll()}, null);
