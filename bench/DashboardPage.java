@@ -76,9 +76,18 @@ public class DashboardPage {
                   const a = mark('dashboard:datastores'), b = mark('dashboard:stale');
                   const err = document.querySelector('#main .msg.error');
                   if (err) done({ error: err.textContent });
-                  else if (a !== null && b !== null) done({ datastores: a, stale: b,
+                  else if (a !== null && b !== null) {
+                    const nav = performance.getEntriesByType('navigation')[0];
+                    const api = performance.getEntriesByType('resource').filter(r => r.name.includes('/api2/json/'));
+                    const first = Math.min(...api.map(r => r.startTime));
+                    const usage = api.find(r => r.name.includes('datastore-usage'));
+                    done({ datastores: a, stale: b,
                       rows: document.querySelectorAll('table.datastores tbody tr').length,
-                      staleText: (document.getElementById('stale-count') || {}).textContent || '' });
+                      staleText: (document.getElementById('stale-count') || {}).textContent || '',
+                      breakdown: `DOMContentLoaded ${Math.round(nav.domContentLoadedEventEnd)} ms, first API call sent ${Math.round(first)} ms, `
+                        + `datastore-usage answered ${usage ? Math.round(usage.responseEnd) : '?'} ms, `
+                        + `last of ${api.length} API calls answered ${Math.round(Math.max(...api.map(r => r.responseEnd)))} ms` });
+                  }
                   else setTimeout(poll, 20);
                 };
                 poll();
@@ -87,7 +96,8 @@ public class DashboardPage {
         if (r.has("error")) {
             throw new IllegalStateException("the dashboard showed an error: " + r.get("error").asText());
         }
-        System.err.printf(Locale.ROOT, "  %d datastore rows; %s%n", r.get("rows").asInt(), r.get("staleText").asText());
+        System.err.printf(Locale.ROOT, "  %d datastore rows; %s; %s%n", r.get("rows").asInt(), r.get("staleText").asText(),
+                r.get("breakdown").asText());
         double table = r.get("datastores").asDouble();
         return new double[] {table, Math.max(table, r.get("stale").asDouble())}; // both in the page
     }

@@ -6,6 +6,8 @@ import { h, fmtBytes, fmtTime, fmtAge, now, table, badge, taskHref, taskStatusBa
 const DAY = 86400;
 const VERIFY_TYPES = ['verify', 'verificationjob', 'verify_group', 'verify_snapshot'];
 const SYNC_TYPES = ['syncjob', 'sync'];
+/** Datastores listed at first (the fullest) when there are more; "Show all" lists every one. */
+const STORES_SHOWN = 100;
 /** Stale groups listed (the oldest first); the rest are counted. */
 const STALE_SHOWN = 100;
 /**
@@ -77,14 +79,25 @@ export async function render(main) {
   const newest = newestByStore(tasks); // one pass: the dashboard may list a thousand datastores
   const last = (store, types) => newest.get(`${types[0]} ${store}`);
   const lastCell = x => x ? h('span', {}, taskStatusBadge(x), ' ', h('a', { href: taskHref(x.upid) }, fmtTime(x.starttime))) : h('span', { class: 'muted' }, 'none in 7 days');
-  main.append(h('h2', {}, 'Datastores'), table([
+  const storeTable = rows => table([
     { title: 'Datastore', cell: u => h('a', { href: '#/datastore/' + encodeURIComponent(u.store), class: 'store-link' }, u.store) },
     { title: 'Usage', cell: u => usageCell(u) },
     { title: 'Estimated full', cell: u => fullCell(u) },
     { title: 'Last GC', cell: u => gcCell(u, last(u.store, ['garbage_collection'])) },
     { title: 'Last verify', cell: u => lastCell(last(u.store, VERIFY_TYPES)) },
     { title: 'Last sync', cell: u => lastCell(last(u.store, SYNC_TYPES)) },
-  ], usage, { class: 'datastores', empty: 'no datastore visible to you' }));
+  ], rows, { class: 'datastores', empty: 'no datastore visible to you' });
+  const box = h('div', { id: 'datastore-table' });
+  if (usage.length > STORES_SHOWN) {
+    // a thousand rows cost the browser more than all the calls: the fullest first, the rest on demand
+    const fullest = [...usage].sort((a, b) => fraction(b) - fraction(a));
+    const all = h('button', { id: 'stores-all', onclick: () => box.replaceChildren(storeTable(usage)) }, `Show all ${usage.length}`);
+    box.append(h('p', { class: 'muted', id: 'stores-count' }, `The ${STORES_SHOWN} fullest of ${usage.length} datastores. `, all),
+      storeTable(fullest.slice(0, STORES_SHOWN)));
+  } else {
+    box.append(storeTable(usage));
+  }
+  main.append(h('h2', {}, 'Datastores'), box);
   performance.mark(MARK_TABLE);
 
   main.append(h('h2', {}, 'Running tasks'), taskTable(running, 'no task running'));
@@ -106,6 +119,11 @@ function newestByStore(tasks) {
     if (!seen || seen.starttime < x.starttime) out.set(key, x);
   }
   return out;
+}
+
+/** Used part of a datastore's space (-1 when unknown: listed last). */
+function fraction(u) {
+  return u.total ? u.used / u.total : -1;
 }
 
 function usageCell(u) {
