@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.calendar.CalendarEvent;
+import org.jpbs.core.units.ByteSize;
 import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.KeepOptions;
 import org.jpbs.datastore.config.PropertyString;
@@ -36,7 +37,6 @@ public enum JobKind {
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]*");
     private static final Pattern FINGERPRINT = Pattern.compile("([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}");
     private static final Pattern AUTH_ID = Pattern.compile("[^\\s:/@]+@[A-Za-z0-9_][A-Za-z0-9._-]*(![A-Za-z0-9_][A-Za-z0-9._-]*)?");
-    private static final Pattern BYTE_SIZE = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|PB|KiB|MiB|GiB|TiB|PiB)?");
 
     private final String file;
     private final String sectionType;
@@ -247,8 +247,10 @@ public enum JobKind {
     }
 
     private static void byteSize(String k, String v) {
-        if (!BYTE_SIZE.matcher(v).matches()) {
-            throw new IllegalArgumentException(k + ": '" + v + "' is not a byte size (e.g. 10MiB)");
+        try {
+            ByteSize.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(k + ": " + e.getMessage(), e);
         }
     }
 
