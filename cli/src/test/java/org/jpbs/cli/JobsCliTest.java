@@ -110,6 +110,11 @@ class JobsCliTest {
         assertEquals(2, host.exit(), host.all());
         assertTrue(host.err().startsWith("jpbs: error: --host: '[::1' is not a host name or address"), host.err());
     }
+        CliRunner.Result port = cli.run("remote", "update", "offsite", "--port", "70000");
+        assertEquals(2, port.exit(), port.all());
+        assertTrue(port.err().startsWith("jpbs: error: --port: value must have a maximum value of 65535 (got 70000)"), port.err());
+        assertEquals(1, port.err().lines().count(), port.err());
+        assertTrue(ok("sync-job", "list", "--output-format", "json").out().startsWith("[{\"id\":\"pull1\","));
 
     @Test
     void groupFilterRepeatsAsPbsArrayProperty() throws Exception {

@@ -110,7 +110,8 @@ public enum JobKind {
     /**
      * Checks one property (each item of an array property, see {@link #listKeys}).
      *
-     * @throws IllegalArgumentException {@code "<key>: <what is wrong>"}, or for an unknown key
+     * @throws JobValueException        {@code "<key>: <what is wrong>"}
+     * @throws IllegalArgumentException for an unknown key
      */
     public void checkValue(String key, String value) {
         Check c = keys.get(key);
@@ -118,13 +119,20 @@ public enum JobKind {
             throw new IllegalArgumentException("unknown property '" + key + "' for a " + sectionType + " section");
         }
         if (value.indexOf('\r') >= 0 || (value.indexOf('\n') >= 0 && !listKeys().contains(key))) {
-            throw new IllegalArgumentException(key + ": must not contain a line break");
+            throw new JobValueException(key, "must not contain a line break", null);
         }
         for (String item : value.split("\n", -1)) { // the items of an array property
             if (item.isBlank() && listKeys().contains(key)) {
-                throw new IllegalArgumentException(key + ": empty item");
+                throw new JobValueException(key, "empty item", null);
             }
-            c.check(key, item);
+            try {
+                c.check(key, item);
+            } catch (JobValueException e) {
+                throw e;
+            } catch (IllegalArgumentException e) { // the checks name the key first: keep it once
+                String m = String.valueOf(e.getMessage());
+                throw new JobValueException(key, m.startsWith(key + ": ") ? m.substring(key.length() + 2) : m, e);
+            }
         }
     }
 
