@@ -203,7 +203,7 @@ public final class JobCommands {
                 ArrayNode a = JSON.createArrayNode();
                 for (JobConfig c : all) {
                     ObjectNode o = a.addObject();
-                    o.put("id", c.id());
+                    o.put(kind().idProperty(), c.id()); // as PBS's API: remotes by "name", jobs by "id"
                     c.props().forEach((k, v) -> {
                         if (kind().listKeys().contains(k)) {
                             c.values(k).forEach(o.putArray(k)::add);

@@ -72,6 +72,11 @@ public enum JobKind {
         return stateType;
     }
 
+    /** The property naming a section in PBS's API answers and parameters: {@code name} for remotes, else {@code id}. */
+    public String idProperty() {
+        return this == REMOTE ? "name" : "id";
+    }
+
     /** The keys a section may have, in PBS's order. */
     public Set<String> keys() {
         return keys.keySet();

@@ -57,7 +57,7 @@ final class JobConfigApi {
     }
 
     static String idParam(JobKind kind) {
-        return kind == JobKind.REMOTE ? "name" : "id";
+        return kind.idProperty();
     }
 
     /** A section as PBS answers it: the id (remotes: name) and the properties, never the password. */
