@@ -109,7 +109,7 @@ public final class ScheduledJobs {
                     h -> svc.jobs().verify(h, verifyParams(c), GroupScope.ALL));
             case SYNC -> job("syncjob", c.id(), syncWorkerId(c), c.schedule().orElse(null), c.store(),
                     c.get("sync-direction").orElse("pull").equals("push") ? Operation.READ : Operation.WRITE,
-                    h -> syncTasks.task(c, h, PushScope.of(configDir, c, h.datastore())));
+                    h -> syncTasks.task(c, h, PushScope.of(configDir, c, h.datastore()), PushScope.target(configDir, c)));
             default -> throw new IllegalArgumentException("no scheduled " + c.kind().sectionType() + " jobs");
         };
     }
