@@ -12,9 +12,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
@@ -22,16 +19,16 @@ import javax.net.ssl.X509TrustManager;
 /**
  * Bench client: the API calls the web interface's dashboard makes (server/.../webui/app.js and
  * pages/dashboard.js), in its order, over HTTPS/1.1 keep-alive with at most 6 requests at a time
- * (a browser's connections per host): admin/datastore; then at once the ten calls of
- * pages/dashboard.js load() (usage, running tasks, backup counts, failed tasks, the week's GC /
- * verify / sync tasks); then per datastore its namespaces and per namespace its groups (the stale
- * groups). Prints per run the time of each call, and at the end the median of the runs.
+ * (a browser's connections per host) and {@code Accept-Encoding} as Chromium sends it (the server
+ * answers deflate, as PBS; the time includes inflating): admin/datastore; then at once the eleven
+ * calls of pages/dashboard.js (stale groups, usage, running tasks, backup counts, failed tasks,
+ * the week's GC / verify / sync tasks). Prints per run the time of each call, and at the end the
+ * median of the runs with each answer's size on the wire and decoded.
  * Usage: java -cp <jars> DashboardLoad.java PORT TOKEN RUNS WARMUP_RUNS
  */
 public class DashboardLoad {
     static final int CONNECTIONS = 6;
-    static final Pattern STORE = Pattern.compile("\"store\":\"([^\"]+)\"");
-    static final Pattern NS = Pattern.compile("\"ns\":\"([^\"]*)\"");
+    static final String STALE = "GET status/stale-groups?older-than=36h&limit=100";
 
     final HttpClient http;
     final String base;
@@ -51,18 +48,28 @@ public class DashboardLoad {
         this.token = token;
     }
 
-    /** One answer: its body, and the time it took in ms. */
-    record Answer(String body, double ms) {}
+    /** One answer: its body, the time it took in ms, and its size on the wire. */
+    record Answer(String body, double ms, int wire, long end) {}
 
     Answer get(String path) throws Exception {
         long t0 = System.nanoTime();
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(120))
-                .header("Authorization", "PBSAPIToken=" + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(120))
+                .header("Authorization", "PBSAPIToken=" + token).header("Accept-Encoding", "gzip, deflate, br, zstd")
+                .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        byte[] raw = r.body();
+        boolean deflated = r.headers().firstValue("content-encoding").orElse("").equals("deflate");
+        String body = new String(deflated ? inflate(raw) : raw, java.nio.charset.StandardCharsets.UTF_8);
         double ms = (System.nanoTime() - t0) / 1e6;
         if (r.statusCode() != 200) {
-            throw new IllegalStateException(path + ": " + r.statusCode() + " " + r.body());
+            throw new IllegalStateException(path + ": " + r.statusCode() + " " + body);
         }
-        return new Answer(r.body(), ms);
+        return new Answer(body, ms, raw.length, System.nanoTime());
+    }
+
+    static byte[] inflate(byte[] z) throws Exception {
+        try (var in = new java.util.zip.InflaterInputStream(new java.io.ByteArrayInputStream(z))) {
+            return in.readAllBytes();
+        }
     }
 
     CompletableFuture<Answer> async(String path) {
@@ -75,15 +82,6 @@ public class DashboardLoad {
         }, pool);
     }
 
-    static List<String> all(Pattern p, String body) {
-        List<String> out = new ArrayList<>();
-        Matcher m = p.matcher(body);
-        while (m.find()) {
-            out.add(m.group(1));
-        }
-        return out;
-    }
-
     /** One dashboard opening; answers call name → ms (and sizes in the given map). */
     Map<String, Double> run(Map<String, String> sizes) throws Exception {
         Map<String, Double> t = new LinkedHashMap<>();
@@ -91,7 +89,7 @@ public class DashboardLoad {
         long page0 = System.nanoTime();
         Answer stores = get("/admin/datastore");
         t.put("GET admin/datastore", stores.ms());
-        sizes.put("GET admin/datastore", kb(stores.body()));
+        sizes.put("GET admin/datastore", kb(stores));
         long p0 = System.nanoTime();
         Map<String, CompletableFuture<Answer>> calls = new LinkedHashMap<>();
         for (String[] c : firstCalls(now)) {
@@ -101,45 +99,20 @@ public class DashboardLoad {
         double parallel = (System.nanoTime() - p0) / 1e6;
         calls.forEach((name, f) -> put(t, sizes, name, f.join()));
         t.put("(the " + calls.size() + " above, 6 at a time)", parallel);
-        t.put("= datastore table shown", (System.nanoTime() - page0) / 1e6);
-
-        List<String> names = all(STORE, stores.body()).stream().distinct().toList();
-        long s0 = System.nanoTime();
-        List<Future<double[]>> per = new ArrayList<>();
-        for (String s : names) {
-            per.add(pool.submit(() -> {
-                Answer ns = get("/admin/datastore/" + s + "/namespace");
-                List<Double> ms = new ArrayList<>(List.of(ns.ms()));
-                for (String n : all(NS, ns.body())) {
-                    ms.add(get("/admin/datastore/" + s + "/groups?ns=" + n).ms());
-                }
-                return ms.stream().mapToDouble(Double::doubleValue).toArray();
-            }));
-        }
-        List<Double> nsMs = new ArrayList<>();
-        List<Double> groupMs = new ArrayList<>();
-        for (Future<double[]> f : per) {
-            double[] v = f.get();
-            nsMs.add(v[0]);
-            for (int i = 1; i < v.length; i++) {
-                groupMs.add(v[i]);
-            }
-        }
-        double stale = (System.nanoTime() - s0) / 1e6;
-        t.put("GET .../namespace, p50 of " + nsMs.size(), pct(nsMs, 0.5));
-        t.put("GET .../groups?ns=, p50 of " + groupMs.size(), pct(groupMs, 0.5));
-        t.put("GET .../groups?ns=, p99", pct(groupMs, 0.99));
-        t.put("(stale groups: all " + (nsMs.size() + groupMs.size()) + ", 6 at a time)", stale);
+        long tableAt = calls.entrySet().stream().filter(e -> !e.getKey().equals(STALE))
+                .mapToLong(e -> e.getValue().join().end()).max().orElse(p0);
+        t.put("= datastore table shown", (tableAt - page0) / 1e6);
         t.put("= whole dashboard loaded", (System.nanoTime() - page0) / 1e6);
         return t;
     }
 
-    /** pages/dashboard.js load(): name and path of each call it makes at once. */
+    /** pages/dashboard.js: name and path of each call it makes at once (the stale groups' and load()'s). */
     static List<String[]> firstCalls(long now) {
         String tasks = "/nodes/localhost/tasks?";
         long day = now - 86400;
         long week = now - 7 * 86400;
         return List.of(
+                new String[] {STALE, "/status/stale-groups?older-than=129600&limit=100"},
                 new String[] {"GET status/datastore-usage", "/status/datastore-usage"},
                 new String[] {"GET tasks?running=1&limit=0", tasks + "running=1&limit=0"},
                 new String[] {"GET tasks?typefilter=backup&since=24h&statusfilter=ok,warning&limit=1",
@@ -160,11 +133,11 @@ public class DashboardLoad {
 
     static void put(Map<String, Double> t, Map<String, String> sizes, String name, Answer a) {
         t.put(name, a.ms());
-        sizes.put(name, kb(a.body()));
+        sizes.put(name, kb(a));
     }
 
-    static String kb(String body) {
-        return String.format(Locale.ROOT, "%.0f KB", body.length() / 1024.0);
+    static String kb(Answer a) {
+        return String.format(Locale.ROOT, "%.0f KB (%.0f KB decoded)", a.wire() / 1024.0, a.body().length() / 1024.0);
     }
 
     static double pct(List<Double> v, double p) {

@@ -517,19 +517,42 @@ class WebUiBrowserTest {
         browser.open(base + "/#/datastore/store2");
         String tree = browser.waitText("#content-tree", "alice");
         assertFalse(tree.contains("rootonly"), tree);
+        // her own group: notes, protection and owner she may change (Datastore.Backup as owner), but no
+        // Forget, which needs Datastore.Modify or Datastore.Prune and would only be refused
+        browser.click("details.group[data-group='host/alice'] > summary");
+        String group = "details.group[data-group='host/alice']";
+        browser.find(group + " .edit-notes");
+        assertEquals(1, browser.all(group + " .group-actions button").size(), "change owner");
+        assertTrue(browser.all(group + " .forget").isEmpty(), "no Forget button for a Backup user");
+        assertEquals(Boolean.TRUE, browser.js("return !document.querySelector(\"" + group + " input.protect\").disabled;"));
+        // giving her group to root is refused with PBS's 401 and its one line; her session goes on
+        browser.click(group + " .group-actions button");
+        browser.waitFor(d -> {
+            try {
+                d.switchTo().alert().sendKeys("root@pam");
+                d.switchTo().alert().accept();
+                return true;
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }, "owner prompt");
+        String refused = browser.waitText("#notice .msg.error", "does not have permission");
+        assertTrue(refused.startsWith("Change owner: alice@pbs does not have permission to change owner of backup group "
+                + "'host/alice' to root@pam"), refused);
+        assertEquals("alice@pbs", browser.find("#username").getText(), "still logged in");
+        assertEquals("alice@pbs", api("/admin/datastore/store2/groups").findValuesAsText("owner").stream()
+                .filter(o -> o.startsWith("alice")).findFirst().orElseThrow());
+        // maintenance: no GC or prune buttons that could only be refused; what they need instead
         browser.open(base + "/#/maintenance/store2");
-        browser.click("#gc-run");
-        String error = browser.waitText("#notice", "permission check failed");
+        assertEquals("Starting GC needs Datastore.Modify on /datastore/store2.", browser.waitText("#gc-needs", "needs"));
+        assertEquals("Pruning needs Datastore.Modify or Datastore.Prune on /datastore/store2.",
+                browser.waitText("#prune-needs", "needs"));
+        assertTrue(browser.all("#gc-run").isEmpty() && browser.all("#prune-simulate").isEmpty());
+        browser.find("#verify-run"); // Datastore.Backup verifies her own groups
         browser.open(base + "/#/access");
         assertEquals("permission check failed", browser.waitText("main .lazy .msg.error", "permission"));
         assertTrue(browser.waitText("table.users tbody", "alice").startsWith("alice@pbs"));
         assertEquals(1, browser.all("table.users tbody tr").size(), "only her own user");
-        browser.open(base + "/#/maintenance/store2");
-        browser.click("#gc-run");
-        error = browser.waitText("#notice", "permission check failed");
-        assertTrue(error.startsWith("Start GC now: permission check failed"), error); // PBS's one line, no stack trace
-        assertFalse(error.contains("\n") || error.contains("Exception"), error);
-        browser.screenshot("permission-error");
         // the Jobs page: root's job is not listed to her, and creating one is refused in one line
         browser.open(base + "/#/jobs");
         browser.waitText("#jobs-prune", "no prune job");
@@ -537,21 +560,59 @@ class WebUiBrowserTest {
         browser.find("#job-prune-id").sendKeys("mine");
         browser.find("#job-prune-schedule").sendKeys("daily");
         browser.click("#job-prune-save");
-        error = browser.waitText("#notice .msg.error", "permission");
-        assertTrue(error.startsWith("Create: permission check failed"), error);
+        String error = browser.waitText("#notice .msg.error", "permission");
+        assertTrue(error.startsWith("Create: permission check failed"), error); // PBS's one line, no stack trace
         assertFalse(error.contains("\n") || error.contains("Exception"), error);
+        browser.screenshot("permission-error");
         assertFalse(api("/config/prune").toString().contains("mine"), "not created");
     }
 
     @Test
     @Order(12)
+    void anotherUsersPagesOpenedByAddressShowPbsOneLineRefusalsAndNothingOfTheirs() throws Exception {
+        // still alice (DatastoreBackup on store2 only), typing addresses of root's pages
+        browser.open(base + "/#/datastore/store1");
+        String line = browser.waitText("#content-tree .msg.error", "permission check failed");
+        assertEquals("permission check failed - missing Datastore.Audit|Datastore.Backup on /datastore/store1", line);
+        String upid = api("/nodes/localhost/tasks?typefilter=garbage_collection&limit=1").get(0).get("upid").asText();
+        for (String page : List.of("#/charts/store1", "#/task/" + java.net.URLEncoder.encode(upid, StandardCharsets.UTF_8)
+                .replace("+", "%20"), "#/maintenance/store1")) {
+            browser.open(base + "/" + page);
+            String err = browser.waitText("main .msg.error", "permission check failed");
+            assertFalse(err.contains("\n") || err.contains("Exception") || err.contains(" at "), page + ": " + err);
+            String text = browser.find("main").getText();
+            assertFalse(text.contains("vm/100") || text.contains("rootonly") || text.contains("TASK OK"), page + ": " + text);
+            if (page.startsWith("#/task/")) {
+                assertEquals(Boolean.TRUE, browser.js("return document.getElementById('task-stop').hidden"
+                        + " && document.getElementById('task-download').hidden;"), "no Stop or download of her refused task");
+            }
+        }
+        // on root's store she gets no button at all
+        assertTrue(browser.all("#gc-run").isEmpty() && browser.all("#verify-run").isEmpty()
+                && browser.all("#prune-simulate").isEmpty(), "no buttons on a foreign datastore");
+    }
+
+    @Test
+    @Order(13)
     void anExpiredSessionGoesBackToTheLoginWithAMessage() {
         browser.open(base + "/#/dashboard");
         browser.waitText("#username", "alice@pbs");
-        browser.js("document.cookie = 'PBSAuthCookie=' + encodeURIComponent('PBS:alice@pbs:00000000::bad') + '; path=/; secure';");
+        String expire = "document.cookie = 'PBSAuthCookie=' + encodeURIComponent('PBS:alice@pbs:00000000::bad') + '; path=/; secure';";
+        browser.js(expire);
         browser.open(base + "/#/tasks");
         String msg = browser.waitText("#login-message", "session has expired");
         assertTrue(msg.contains("log in again"), msg);
+        login("alice@pbs", ALICE_PASSWORD);
+        browser.waitText("#username", "alice@pbs");
+        // a write whose ticket expired while the form was open: the login again, not a blank page
+        browser.open(base + "/#/datastore/store2");
+        browser.click("details.group[data-group='host/alice'] > summary");
+        browser.click("details.group[data-group='host/alice'] .edit-notes");
+        browser.find("details.group[data-group='host/alice'] textarea.notes-text").sendKeys("never saved");
+        browser.js(expire);
+        browser.click("details.group[data-group='host/alice'] .save-notes");
+        assertTrue(browser.waitText("#login-message", "session has expired").contains("log in again"));
+        assertTrue(browser.all("#content-tree").isEmpty(), "the page is replaced by the login");
         login("alice@pbs", ALICE_PASSWORD);
         browser.waitText("#username", "alice@pbs");
         logout();

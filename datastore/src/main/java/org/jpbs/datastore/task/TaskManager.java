@@ -231,12 +231,22 @@ public final class TaskManager {
 
     /** Every known task, newest first (by start time, then task id). */
     private List<TaskInfo> all() {
-        Map<String, TaskInfo> byUpid = new java.util.HashMap<>();
+        // a task ending is in both maps for a moment (finished first): the finished entry wins.
+        // Compared as Upid records, not as text: formatting 10,000 UPIDs per listing cost more
+        // than the listing itself (bench/dashboard.sh)
+        Map<Upid, WorkerTask> live = new java.util.HashMap<>();
+        running.values().forEach(t -> live.put(t.upid(), t));
+        List<TaskInfo> out;
         synchronized (finished) {
-            finished.forEach(t -> byUpid.put(t.upid().toString(), t));
+            out = new ArrayList<>(finished.size() + live.size());
+            for (TaskInfo t : finished) {
+                out.add(t);
+                if (!live.isEmpty()) {
+                    live.remove(t.upid());
+                }
+            }
         }
-        running.values().forEach(t -> byUpid.putIfAbsent(t.upid().toString(), new TaskInfo(t.upid(), t.state())));
-        List<TaskInfo> out = new ArrayList<>(byUpid.values());
+        live.values().forEach(t -> out.add(new TaskInfo(t.upid(), t.state())));
         out.sort(Comparator.comparingLong((TaskInfo t) -> t.upid().startTime())
                 .thenComparingLong(t -> t.upid().taskId()).reversed());
         return out;

@@ -70,6 +70,15 @@ public final class ApiRoutes {
                 .answer("`[{\"store\",\"total\",\"used\",\"avail\",\"history\",\"history-start\",\"history-delta\",\"gc-status\","
                         + "\"estimated-full-date\"?}]` (history and estimate: see Metrics)")
                 .handle(c -> DatastoreApi.usage(c.access(), c.params(), Instant.now().getEpochSecond()));
+        t.get("status/stale-groups").params(Param.integer("older-than", 0, Long.MAX_VALUE, "129600 (36 h)"),
+                        Param.integer("limit", 0, Integer.MAX_VALUE, "100; 0 = all"),
+                        Param.custom("store", "datastore name", false, p -> p.opt("store").map(ApiParams::store)))
+                .permission(any("per namespace as `groups`: Audit for every group, Backup for the caller's own; "
+                        + "stores and namespaces with neither are left out"))
+                .answer("jpbs: `{\"data\":[{\"store\",\"ns\"?,\"backup-type\",\"backup-id\",\"last-backup\",\"backup-count\","
+                        + "\"owner\"}],\"total\"}`: groups whose newest snapshot is older than `older-than` seconds, "
+                        + "oldest first, of every datastore (or `store`); `total` counts them all")
+                .handle(c -> StaleGroupsApi.list(c.access(), c.params(), Instant.now().getEpochSecond()));
     }
 
     private static void datastore(RouteTable<ApiCall> t) {
@@ -270,6 +279,14 @@ public final class ApiRoutes {
                 .answer("`{\"tokenid\",\"value\"}`: the secret, shown this once; an existing token 400 "
                         + "`token 'NAME' for user 'USER' already exists.`")
                 .handle(c -> AccessApi.createToken(c.access(), c.path().get("userid"), c.path().get("token-name"), c.params()));
+        t.get("access/permissions").params(Param.custom("auth-id", "user or token id", false,
+                        p -> p.opt("auth-id").map(PermissionsApi::checkAuthid)),
+                        Param.custom("path", "ACL path", false, p -> p.opt("path").map(PermissionsApi::checkPath)))
+                .permission(any("Sys.Audit on `/access` for any `auth-id`, else the caller's own (a user's also its tokens'); "
+                        + "otherwise 400 `not allowed to list permissions of <auth-id>`"))
+                .answer("`{\"<path>\":{\"<privilege>\":<propagates>}}` for `path`, or every ACL path and `/`, `/access`, "
+                        + "`/datastore`, `/remote`, `/system`; paths without privileges left out")
+                .handle(c -> PermissionsApi.list(c.access(), c.params()));
         t.get("access/acl").params(Param.string("path", false), Param.bool("exact", false))
                 .permission(any("every entry with Sys.Audit on `/access/acl`, else the caller's and (for a user) its tokens'"))
                 .answer("`[{\"path\",\"propagate\",\"roleid\",\"ugid\",\"ugid_type\":\"user\"}]`")

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.nio.file.FileStore;
@@ -32,6 +33,8 @@ import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.H2Response;
 import org.jpbs.server.http.RestResponse;
+import org.jpbs.server.rrd.RrdStore;
+import org.jpbs.server.rrd.UsageHistory;
 
 /**
  * The per-datastore calls under {@code /api2/json/admin/datastore/{store}} ({@code docs/api.md#admindatastorestore}) with the PBS permission rules: listing needs
@@ -294,19 +297,15 @@ final class DatastoreApi {
         }
     }
 
-    /** Seconds between two points of the usage history. */
-    static final long HISTORY_DELTA = 1800;
-    /** Points of the usage history. */
-    static final int HISTORY_POINTS = 1440;
-
     /**
      * {@code GET /api2/json/status/datastore-usage}: per visible store {@code {"store","total",
      * "used","avail","history","history-start","history-delta","gc-status","estimated-full-date"?}};
-     * {@code history} is {@value #HISTORY_POINTS} used/total fractions from the metrics store
-     * (null where not sampled, {@link RrdApi#usageHistory}). A store seen only through a namespace ACL gives {@code {"store"}};
+     * {@code history} is {@value UsageHistory#POINTS} used/total fractions from the metrics store
+     * (null where not sampled), kept ready by the sampler ({@link UsageHistory}). A store seen only through a namespace ACL gives {@code {"store"}};
      * one whose lookup fails (e.g. offline) {@code {"error","store"}}. Config order.
      */
     static RestResponse usage(Access acc, ApiParams p, long now) throws IOException {
+        UsageHistory usage = RrdStore.forConfigDir(acc.auth().configDir()).usage();
         ArrayNode out = F.arrayNode();
         for (String store : names(acc)) { // config order, as PBS
             long privs = acc.privileges(store, BackupNamespace.ROOT);
@@ -329,11 +328,14 @@ final class DatastoreApi {
                 long total = fs.getTotalSpace();
                 ObjectNode o = out.addObject();
                 o.put("avail", fs.getUsableSpace());
+                UsageHistory.Entry history = usage.get(store, now);
+                if (history.estimate().isPresent()) {
+                    o.put("estimated-full-date", history.estimate().getAsLong());
+                }
                 o.set("gc-status", gcStatus(ds));
-                long historyStart = (now / HISTORY_DELTA + 1) * HISTORY_DELTA - HISTORY_POINTS * HISTORY_DELTA;
-                RrdApi.usageHistory(acc, store, o, historyStart, HISTORY_DELTA, HISTORY_POINTS);
-                o.put("history-delta", HISTORY_DELTA);
-                o.put("history-start", historyStart);
+                o.putRawValue("history", new RawValue(history.json()));
+                o.put("history-delta", UsageHistory.DELTA);
+                o.put("history-start", history.start());
                 o.put("store", store);
                 o.put("total", total);
                 o.put("used", total - fs.getUnallocatedSpace());

@@ -19,13 +19,11 @@ import org.jpbs.server.rrd.RrdStore;
  * on {@code /system/status}), both with {@code timeframe} ({@code hour}, {@code day},
  * {@code week}, {@code month}, {@code year}, {@code decade}) and {@code cf} ({@code AVERAGE},
  * {@code MAX}); the answer has one {@code {"time", <metric>...}} per slot of the timeframe's
- * resolution, a metric only where it has a value. Also the usage history and estimated full
- * date of {@code status/datastore-usage}.
+ * resolution, a metric only where it has a value. The usage history and estimated full date of
+ * {@code status/datastore-usage} come from {@link org.jpbs.server.rrd.UsageHistory}.
  */
 final class RrdApi {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    /** Samples must cover a day before a full date is estimated (PBS estimates from any two points). */
-    static final long MIN_ESTIMATE_SPAN = 86400;
 
     private RrdApi() {}
 
@@ -91,48 +89,5 @@ final class RrdApi {
             }
         }
         return out;
-    }
-
-    /**
-     * Fills {@code history} ({@code points} values of used/total, null where unknown, from
-     * {@code historyStart} every {@code delta} seconds) and, with known points spanning at least
-     * {@link #MIN_ESTIMATE_SPAN} seconds, PBS's {@code estimated-full-date}: the time the least-squares line through them reaches 1.0
-     * (0 when usage does not grow; a date in the past when it shrinks).
-     */
-    static void usageHistory(Access acc, String store, ObjectNode o, long historyStart, long delta, int points) {
-        RrdStore rrd = store(acc);
-        long end = historyStart + (points - 1) * delta;
-        double[] used = rrd.extract("datastore/" + store + "/used", delta, historyStart, end, Rrd.Cf.AVERAGE).values();
-        double[] total = rrd.extract("datastore/" + store + "/total", delta, historyStart, end, Rrd.Cf.AVERAGE).values();
-        ArrayNode h = o.putArray("history");
-        double n = 0;
-        double firstX = Double.NaN;
-        double lastX = Double.NaN;
-        double sx = 0;
-        double sy = 0;
-        double sxx = 0;
-        double sxy = 0;
-        for (int i = 0; i < points; i++) {
-            double u = i < used.length && i < total.length && total[i] > 0 ? used[i] / total[i] : Double.NaN;
-            if (Double.isNaN(u)) {
-                h.addNull();
-                continue;
-            }
-            h.add(u);
-            double x = historyStart + i * delta;
-            firstX = n == 0 ? x : firstX;
-            lastX = x;
-            n++;
-            sx += x;
-            sy += u;
-            sxx += x * x;
-            sxy += x * u;
-        }
-        if (n >= 2 && lastX - firstX >= MIN_ESTIMATE_SPAN) {
-            double denom = n * sxx - sx * sx;
-            double b = denom == 0 ? 0 : (n * sxy - sx * sy) / denom;
-            double a = (sy - b * sx) / n;
-            o.put("estimated-full-date", b == 0 ? 0 : Math.max(0, (long) Math.floor((1.0 - a) / b)));
-        }
     }
 }

@@ -83,7 +83,7 @@ final class Http1Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
             workers.execute(() -> {
                 RestResponse resp;
                 try {
-                    resp = rest.handle(rr);
+                    resp = ResponseCompression.apply(rr, rest.handle(rr));
                 } catch (Throwable e) {
                     resp = errorResponse(ErrorMapper.map(e));
                 }

@@ -29,6 +29,7 @@ public final class Rrd {
     private final double[][] avg = new double[RESOLUTIONS.length][];
     private final double[][] max = new double[RESOLUTIONS.length][];
     private final long[][] count = new long[RESOLUTIONS.length][];
+    private long updates; // in memory only: tells caches of extracted values that they are stale
 
     /** An empty archive. */
     public Rrd() {
@@ -51,6 +52,7 @@ public final class Rrd {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             return;
         }
+        updates++;
         for (int r = 0; r < RESOLUTIONS.length; r++) {
             long slot = time / RESOLUTIONS[r];
             if (slot < lastSlot[r]) {
@@ -96,6 +98,11 @@ public final class Rrd {
             out[(int) (s - first)] = live ? (cf == Cf.MAX ? max[r][i] : avg[r][i]) : Double.NaN;
         }
         return new Series(first * resolution, resolution, out);
+    }
+
+    /** How many samples were added since this archive was created or read (not stored). */
+    public long updates() {
+        return updates;
     }
 
     /** Writes the archive (fixed size). */

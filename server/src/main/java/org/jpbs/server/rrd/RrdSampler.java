@@ -34,6 +34,7 @@ public final class RrdSampler implements AutoCloseable {
     private final DatastoreCache datastores;
     private final Path configDir;
     private final Map<String, long[]> previous = new ConcurrentHashMap<>(); // store -> time, counters
+    private final Map<Path, FileStore> fileStores = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     private long lastFlush = System.nanoTime();
 
@@ -78,9 +79,13 @@ public final class RrdSampler implements AutoCloseable {
     /** One round of samples at {@code now} (epoch seconds). */
     public void sample(long now) {
         try {
+            java.util.Set<String> names = new java.util.HashSet<>();
             for (DatastoreConfig c : datastores.list()) {
                 sampleDatastore(c.name(), c.path(), now);
+                store.usage().get(c.name(), now); // ready for status/datastore-usage
+                names.add(c.name());
             }
+            store.usage().retain(names);
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, () -> "datastore metrics not sampled: " + e);
         }
@@ -90,12 +95,17 @@ public final class RrdSampler implements AutoCloseable {
     private void sampleDatastore(String name, Path root, long now) {
         String base = "datastore/" + name + "/";
         try {
-            FileStore fs = Files.getFileStore(root);
+            FileStore fs = fileStores.get(root);
+            if (fs == null) { // Files.getFileStore reads the mount table: once per datastore
+                fs = Files.getFileStore(root);
+                fileStores.put(root, fs);
+            }
             long total = fs.getTotalSpace();
             store.update(base + "total", now, total);
             store.update(base + "used", now, total - fs.getUnallocatedSpace());
             store.update(base + "available", now, fs.getUsableSpace());
         } catch (IOException e) {
+            fileStores.remove(root);
             return; // offline or removed: no point, a gap in the chart
         }
         Optional<DiskStats> d = DiskStats.of(root);

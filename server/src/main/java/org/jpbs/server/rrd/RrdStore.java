@@ -32,9 +32,23 @@ public final class RrdStore {
     private final Path dir;
     private final Map<String, Rrd> loaded = new ConcurrentHashMap<>();
     private final Set<String> dirty = new HashSet<>();
+    private final UsageHistory usage = new UsageHistory(this);
 
     private RrdStore(Path dir) {
         this.dir = dir;
+    }
+
+    /** The usage histories of {@code status/datastore-usage}, kept ready from this store. */
+    public UsageHistory usage() {
+        return usage;
+    }
+
+    /** A number that changes whenever metric {@code name} gets a sample (caches of its values compare it). */
+    public long version(String name) {
+        Rrd r = archive(name);
+        synchronized (r) {
+            return r.updates();
+        }
     }
 
     /** The store of {@code configDir} ({@code <configDir>/rrdb}), the same instance for the same directory. */
@@ -116,5 +130,6 @@ public final class RrdStore {
     public void dropCache() {
         flush();
         loaded.clear();
+        usage.retain(Set.of());
     }
 }

@@ -102,6 +102,11 @@ function query(params) {
   return q;
 }
 
+/** True if a 401's message says the ticket itself was refused (expired, revoked, unknown key, no CSRF token). */
+function sessionRefused(message) {
+  return !message || /^(authentication failed|no authentication credentials|401 )/.test(message);
+}
+
 /** One call; answers the whole JSON object ({data, total, ...}). */
 export async function call(method, path, params) {
   const q = query(params);
@@ -111,7 +116,11 @@ export async function call(method, path, params) {
   const r = await send(method, url, inUrl || !qs ? undefined : q, method !== 'GET');
   if (r.status === 401) {
     const err = await toError(r);
-    expiredHandler(`Your session has expired or is no longer valid, please log in again (${err.message}).`);
+    // PBS answers 401 also to a few refusals of a valid session (e.g. a change of owner the
+    // caller may not make); only a failed authentication ends the session
+    if (sessionRefused(err.message)) {
+      expiredHandler(`Your session has expired or is no longer valid, please log in again (${err.message}).`);
+    }
     throw err;
   }
   if (!r.ok) throw await toError(r);
@@ -132,4 +141,28 @@ export function url(path, params) {
 /** Path of a datastore call: /admin/datastore/<store>/<call>. */
 export function ds(store, call) {
   return `/admin/datastore/${encodeURIComponent(store)}${call ? '/' + call : ''}`;
+}
+
+/**
+ * The caller's privileges on an ACL path (PBS's access/permissions), as a Set of names such as
+ * 'Datastore.Modify'; null if the server would not say (then the pages show every button and
+ * the server's refusal, one line, is what the user sees).
+ */
+export async function privileges(path) {
+  try {
+    const m = await get('/access/permissions', { path });
+    return new Set(Object.keys(m[path] || {}));
+  } catch (e) {
+    return null;
+  }
+}
+
+/** True if privs (from privileges()) is unknown or holds one of names. */
+export function may(privs, ...names) {
+  return privs === null || names.some(n => privs.has(n));
+}
+
+/** The ACL path of a datastore or one of its namespaces. */
+export function dsPath(store, ns) {
+  return `/datastore/${store}${ns ? '/' + ns : ''}`;
 }

@@ -64,8 +64,10 @@ function storeLinks(stores, link) {
 }
 
 let storeList = null;
+let routeSeq = 0; // the newest navigation: an older one still loading gives way
 
 async function route() {
+  const seq = ++routeSeq;
   if (current && current.cleanup) current.cleanup();
   current = null;
   clearNotice();
@@ -78,7 +80,7 @@ async function route() {
     return;
   }
   await api.renewIfOld();
-  if (!api.loggedIn()) return; // renewal found the session expired: the handler showed the login
+  if (!api.loggedIn() || seq !== routeSeq) return; // the session expired (the login is shown), or a newer navigation
   const hash = location.hash || '#/';
   const r = routes.find(x => x.re.test(hash)) || routes[0];
   const args = (hash.match(r.re) || []).slice(1).map(a => (a === undefined ? undefined : decodeURIComponent(a)));
@@ -89,23 +91,28 @@ async function route() {
     storeList = [];
     showError(e, 'datastores');
   }
+  if (seq !== routeSeq) return;
   header(storeList);
   const navKey = r.nav === 'datastore' ? 'datastore:' + args[0] : r.nav;
   for (const a of document.querySelectorAll('[data-nav]')) {
     if (a.dataset.nav === navKey) a.setAttribute('aria-current', 'page');
   }
-  main.replaceChildren();
+  // each navigation renders into its own box: a page still loading when the user moved on
+  // fills a box that is no longer shown
+  const view = h('div', { class: 'view' });
+  main.replaceChildren(view);
   const ctx = { args, stores: storeList, cleanup: null };
   current = ctx;
   try {
-    await r.page.render(main, ctx);
+    await r.page.render(view, ctx);
   } catch (e) {
     if (api.loggedIn()) {
-      main.append(h('p', { class: 'msg error', role: 'alert' }, e.message || String(e)));
+      view.append(h('p', { class: 'msg error', role: 'alert' }, e.message || String(e)));
     }
   }
 }
 
 window.addEventListener('hashchange', route);
-window.addEventListener('DOMContentLoaded', route);
-if (document.readyState !== 'loading') route();
+// once: a module runs after the document is parsed, when DOMContentLoaded may still be to come
+if (document.readyState === 'loading') window.addEventListener('DOMContentLoaded', route);
+else route();

@@ -6,8 +6,16 @@ import { h, fmtBytes, fmtTime, fmtAge, now, table, badge, taskHref, taskStatusBa
 const DAY = 86400;
 const VERIFY_TYPES = ['verify', 'verificationjob', 'verify_group', 'verify_snapshot'];
 const SYNC_TYPES = ['syncjob', 'sync'];
+/** Datastores listed at first (the fullest) when there are more; "Show all" lists every one. */
+const STORES_SHOWN = 100;
 /** Stale groups listed (the oldest first); the rest are counted. */
 const STALE_SHOWN = 100;
+/**
+ * User Timing marks (performance.mark): the datastore table, the stale groups in the page;
+ * bench/DashboardPage.java reads them (milliseconds from the start of the navigation).
+ */
+const MARK_TABLE = 'dashboard:datastores';
+const MARK_STALE = 'dashboard:stale';
 
 /** The datastore a task is about: its worker id up to the first ':' (PBS's convention). */
 export function taskStore(t) {
@@ -31,7 +39,7 @@ async function count(params) {
 }
 
 /**
- * Every API call of the dashboard but the stale groups', at once: usage, running tasks, backup
+ * Every API call of the dashboard but the stale groups' (status/stale-groups), at once: usage, running tasks, backup
  * counts, failed tasks, and the week's GC / verify / sync tasks (typefilter matches a part of
  * the worker type). bench/DashboardLoad.java makes the same calls.
  */
@@ -53,6 +61,8 @@ function load(t) {
 export async function render(main) {
   const t = now();
   main.append(h('h1', {}, 'Dashboard'));
+  for (const m of [MARK_TABLE, MARK_STALE]) performance.clearMarks(m);
+  const stale = staleSection(); // its call runs alongside the others, its table fills in when it answers
   const [usage, running, ok1, failed1, ok7, failed7, failed, gcs, verifies, syncs] = await load(t);
   const d1 = { ok: ok1, failed: failed1 };
   const d7 = { ok: ok7, failed: failed7 };
@@ -69,20 +79,32 @@ export async function render(main) {
   const newest = newestByStore(tasks); // one pass: the dashboard may list a thousand datastores
   const last = (store, types) => newest.get(`${types[0]} ${store}`);
   const lastCell = x => x ? h('span', {}, taskStatusBadge(x), ' ', h('a', { href: taskHref(x.upid) }, fmtTime(x.starttime))) : h('span', { class: 'muted' }, 'none in 7 days');
-  main.append(h('h2', {}, 'Datastores'), table([
+  const storeTable = rows => table([
     { title: 'Datastore', cell: u => h('a', { href: '#/datastore/' + encodeURIComponent(u.store), class: 'store-link' }, u.store) },
     { title: 'Usage', cell: u => usageCell(u) },
     { title: 'Estimated full', cell: u => fullCell(u) },
     { title: 'Last GC', cell: u => gcCell(u, last(u.store, ['garbage_collection'])) },
     { title: 'Last verify', cell: u => lastCell(last(u.store, VERIFY_TYPES)) },
     { title: 'Last sync', cell: u => lastCell(last(u.store, SYNC_TYPES)) },
-  ], usage, { class: 'datastores', empty: 'no datastore visible to you' }));
+  ], rows, { class: 'datastores', empty: 'no datastore visible to you' });
+  const box = h('div', { id: 'datastore-table' });
+  if (usage.length > STORES_SHOWN) {
+    // a thousand rows cost the browser more than all the calls: the fullest first, the rest on demand
+    const fullest = [...usage].sort((a, b) => fraction(b) - fraction(a));
+    const all = h('button', { id: 'stores-all', onclick: () => box.replaceChildren(storeTable(usage)) }, `Show all ${usage.length}`);
+    box.append(h('p', { class: 'muted', id: 'stores-count' }, `The ${STORES_SHOWN} fullest of ${usage.length} datastores. `, all),
+      storeTable(fullest.slice(0, STORES_SHOWN)));
+  } else {
+    box.append(storeTable(usage));
+  }
+  main.append(h('h2', {}, 'Datastores'), box);
+  performance.mark(MARK_TABLE);
 
   main.append(h('h2', {}, 'Running tasks'), taskTable(running, 'no task running'));
   main.append(h('h2', {}, 'Failed tasks (last 7 days)'), failed.total > failed.data.length
     ? h('p', { class: 'muted' }, `The newest ${failed.data.length} of ${failed.total}; all in `, h('a', { href: '#/tasks' }, 'Tasks'), '.') : '',
   taskTable(failed.data, 'no failed task'));
-  main.append(staleSection(usage.map(u => u.store)));
+  main.append(stale);
 }
 
 /** The newest task of each kind (GC, verify, sync) per datastore, keyed "<first type of the kind> <store>". */
@@ -97,6 +119,11 @@ function newestByStore(tasks) {
     if (!seen || seen.starttime < x.starttime) out.set(key, x);
   }
   return out;
+}
+
+/** Used part of a datastore's space (-1 when unknown: listed last). */
+function fraction(u) {
+  return u.total ? u.used / u.total : -1;
 }
 
 function usageCell(u) {
@@ -133,23 +160,24 @@ function taskTable(list, empty) {
   ], list, { empty });
 }
 
-function staleSection(stores) {
+function staleSection() {
   const hours = h('input', { id: 'stale-hours', type: 'number', min: 1, value: staleHours(), class: 'narrow' });
   const box = h('div', { id: 'stale-groups' });
   const load = () => {
     localStorage.setItem('jpbs.staleHours', String(Number(hours.value) || 36));
     box.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
-    staleGroups(stores, (Number(hours.value) || 36) * 3600).then(
-      rows => box.replaceChildren(rows.length > STALE_SHOWN
-        ? h('p', { class: 'muted', id: 'stale-count' }, `${rows.length} stale groups; the ${STALE_SHOWN} oldest:`) : '', table([
+    staleGroups((Number(hours.value) || 36) * 3600).then(
+      ({ rows, total }) => box.replaceChildren(total > rows.length
+        ? h('p', { class: 'muted', id: 'stale-count' }, `${total} stale groups; the ${rows.length} oldest:`) : '', table([
         { title: 'Datastore', cell: r => h('a', { href: '#/datastore/' + encodeURIComponent(r.store) }, r.store) },
         { title: 'Namespace', cell: r => r.ns || '(root)' },
         { title: 'Group', cell: r => `${r['backup-type']}/${r['backup-id']}` },
         { title: 'Newest snapshot', cell: r => fmtTime(r['last-backup']) },
         { title: 'Age', cell: r => badge(fmtAge(now() - r['last-backup']), 'failed') },
         { title: 'Owner', cell: r => r.owner || '' },
-      ], rows.slice(0, STALE_SHOWN), { empty: 'every group has a recent snapshot', class: 'stale' })),
-      e => box.replaceChildren(h('p', { class: 'msg error', role: 'alert' }, e.message)));
+      ], rows, { empty: 'every group has a recent snapshot', class: 'stale' })),
+      e => box.replaceChildren(h('p', { class: 'msg error', role: 'alert' }, e.message)))
+      .finally(() => performance.mark(MARK_STALE));
   };
   hours.addEventListener('change', load);
   load();
@@ -157,28 +185,12 @@ function staleSection(stores) {
     h('p', {}, h('label', { for: 'stale-hours' }, 'Groups whose newest snapshot is older than '), hours, ' hours'), box);
 }
 
-/** Every visible group (all namespaces) whose newest snapshot is older than maxAge seconds. */
-async function staleGroups(stores, maxAge) {
-  const out = [];
-  const t = now();
-  await Promise.all(stores.map(async store => {
-    let namespaces;
-    try {
-      namespaces = (await api.get(api.ds(store, 'namespace'))).map(n => n.ns || '');
-    } catch (e) {
-      namespaces = [''];
-    }
-    for (const ns of namespaces) {
-      let groups = [];
-      try {
-        groups = await api.get(api.ds(store, 'groups'), { ns });
-      } catch (e) {
-        continue; // no privilege on this namespace
-      }
-      for (const g of groups) {
-        if (g['last-backup'] && t - g['last-backup'] > maxAge) out.push({ store, ns, ...g });
-      }
-    }
-  }));
-  return out.sort((a, b) => a['last-backup'] - b['last-backup']);
+/**
+ * The groups (of every datastore and namespace the user may list) whose newest snapshot is
+ * older than maxAge seconds, the oldest first: one call (status/stale-groups) however many
+ * datastores the server has.
+ */
+async function staleGroups(maxAge) {
+  const r = await api.call('GET', '/status/stale-groups', { 'older-than': maxAge, limit: STALE_SHOWN });
+  return { rows: r.data, total: r.total };
 }

@@ -29,8 +29,10 @@ async function namespaceNode(store, ns) {
     h('summary', {}, h('span', { class: 'kind' }, 'namespace'), ' ', ns || '(root)'), body);
   let groups;
   let snaps;
+  let privs;
   try {
-    [groups, snaps] = await Promise.all([api.get(api.ds(store, 'groups'), { ns }), api.get(api.ds(store, 'snapshots'), { ns })]);
+    [groups, snaps, privs] = await Promise.all([api.get(api.ds(store, 'groups'), { ns }), api.get(api.ds(store, 'snapshots'), { ns }),
+      api.privileges(api.dsPath(store, ns))]);
   } catch (e) {
     body.append(h('p', { class: 'msg error' }, e.message));
     return node;
@@ -39,12 +41,19 @@ async function namespaceNode(store, ns) {
   for (const g of groups) {
     const mine = snaps.filter(s => s['backup-type'] === g['backup-type'] && s['backup-id'] === g['backup-id'])
       .sort((a, b) => b['backup-time'] - a['backup-time']);
-    body.append(groupNode(store, ns, g, mine));
+    body.append(groupNode(store, ns, g, mine, privs));
   }
   return node;
 }
 
-function groupNode(store, ns, g, snaps) {
+/**
+ * A group with its snapshots. Buttons appear only where the user's privileges on the namespace
+ * (privs) allow the call, as PBS checks it: the groups listed to a user with only
+ * Datastore.Backup or Datastore.Prune are its own, where those count as the owner's right.
+ */
+function groupNode(store, ns, g, snaps, privs) {
+  const write = api.may(privs, 'Datastore.Modify', 'Datastore.Backup'); // notes, protection, owner
+  const remove = api.may(privs, 'Datastore.Modify', 'Datastore.Prune'); // forget
   const name = `${g['backup-type']}/${g['backup-id']}`;
   const gp = { ns, 'backup-type': g['backup-type'], 'backup-id': g['backup-id'] };
   const owner = h('span', { class: 'owner' }, g.owner || '');
@@ -60,15 +69,15 @@ function groupNode(store, ns, g, snaps) {
     { title: 'Snapshot', cell: s => h('span', { class: 'mono snap-time' }, fmtTime(s['backup-time'])) },
     { title: 'Size', cell: s => fmtBytes(s.size) },
     { title: 'Verify', cell: s => verifyBadge(s) },
-    { title: 'Protected', cell: s => protectToggle(store, gp, s) },
-    { title: 'Notes', cell: s => notesCell(store, gp, s) },
-    { title: 'Actions', cell: s => snapshotActions(store, gp, s) },
+    { title: 'Protected', cell: s => protectToggle(store, gp, s, write) },
+    { title: 'Notes', cell: s => notesCell(store, gp, s, write) },
+    { title: 'Actions', cell: s => snapshotActions(store, gp, s, remove) },
   ], snaps, { empty: 'no snapshots', class: 'snapshots', rowAttrs: s => ({ dataset: { time: s['backup-time'] } }) });
   return h('details', { class: 'group', dataset: { group: name } },
     h('summary', {}, h('span', { class: 'kind' }, g['backup-type']), ' ', h('strong', {}, g['backup-id']),
       ` — ${g['backup-count']} snapshot(s), last ${fmtTime(g['last-backup'])}, owner `, owner,
       g.comment ? h('span', { class: 'muted' }, ` — ${g.comment}`) : ''),
-    h('div', { class: 'group-actions' }, changeOwner), rows);
+    write ? h('div', { class: 'group-actions' }, changeOwner) : '', rows);
 }
 
 function verifyBadge(s) {
@@ -82,8 +91,8 @@ function snapParams(gp, s) {
   return { ...gp, 'backup-time': s['backup-time'] };
 }
 
-function protectToggle(store, gp, s) {
-  const box = h('input', { type: 'checkbox', class: 'protect', checked: !!s.protected, 'aria-label': 'protected' });
+function protectToggle(store, gp, s, write) {
+  const box = h('input', { type: 'checkbox', class: 'protect', checked: !!s.protected, 'aria-label': 'protected', disabled: !write });
   box.addEventListener('change', async () => {
     box.disabled = true;
     try {
@@ -99,11 +108,11 @@ function protectToggle(store, gp, s) {
   return box;
 }
 
-function notesCell(store, gp, s) {
+function notesCell(store, gp, s, write) {
   const cell = h('div', { class: 'notes' });
   const show = text => {
     cell.replaceChildren(h('span', { class: 'comment' }, text ? text.split('\n')[0] : ''), ' ',
-      h('button', { class: 'small edit-notes', 'aria-label': 'edit notes', onclick: edit }, 'Edit'));
+      write ? h('button', { class: 'small edit-notes', 'aria-label': 'edit notes', onclick: edit }, 'Edit') : '');
   };
   const edit = async () => {
     let full;
@@ -130,7 +139,7 @@ function notesCell(store, gp, s) {
   return cell;
 }
 
-function snapshotActions(store, gp, s) {
+function snapshotActions(store, gp, s, remove) {
   const files = h('div', { class: 'files' });
   const showFiles = h('button', {
     class: 'small', onclick: () => {
@@ -142,7 +151,7 @@ function snapshotActions(store, gp, s) {
       })));
     },
   }, 'Files');
-  const forget = action('Forget', async b => {
+  const forget = !remove ? '' : action('Forget', async b => {
     if (!confirm(`Forget snapshot ${gp['backup-type']}/${gp['backup-id']}/${fmtTime(s['backup-time'])}? This removes it.`)) return;
     await api.del(api.ds(store, 'snapshots'), snapParams(gp, s));
     b.closest('tr').remove();

@@ -18,17 +18,25 @@ export async function render(main, ctx) {
     ctx.stores.map(s => h('option', { value: s.store, selected: s.store === store }, s.store)));
   pick.addEventListener('change', () => { location.hash = '#/maintenance/' + encodeURIComponent(pick.value); });
   main.append(h('p', {}, h('label', { for: 'maint-store' }, 'Datastore '), pick));
+  // buttons only where the call is allowed (as PBS checks it); otherwise a line says what is needed
+  const privs = await api.privileges(api.dsPath(store));
+  const needs = (id, text) => h('p', { class: 'muted needs', id }, `${text} on ${api.dsPath(store)}.`);
   main.append(h('section', { class: 'card' }, h('h2', {}, 'Garbage collection'), lazy(() => gcStatus(store)),
-    action('Start GC now', async () => showTask('Garbage collection', await api.post(api.ds(store, 'gc'))), { id: 'gc-run', class: 'primary' })));
+    api.may(privs, 'Datastore.Modify')
+      ? action('Start GC now', async () => showTask('Garbage collection', await api.post(api.ds(store, 'gc'))), { id: 'gc-run', class: 'primary' })
+      : needs('gc-needs', 'Starting GC needs Datastore.Modify')));
   const ignoreVerified = h('input', { type: 'checkbox', id: 'verify-ignore', checked: true });
   const outdated = h('input', { type: 'number', id: 'verify-outdated', min: 1, class: 'narrow', placeholder: 'days' });
   main.append(h('section', { class: 'card' }, h('h2', {}, 'Verify'),
     h('p', {}, h('label', {}, ignoreVerified, ' skip snapshots already verified'), ' ',
       h('label', {}, 're-verify after ', outdated, ' days')),
-    action('Verify now', async () => showTask('Verify', await api.post(api.ds(store, 'verify'), {
-      'ignore-verified': ignoreVerified.checked, 'outdated-after': outdated.value || undefined,
-    })), { id: 'verify-run', class: 'primary' })));
-  main.append(await pruneSimulator(store));
+    api.may(privs, 'Datastore.Verify', 'Datastore.Backup')
+      ? action('Verify now', async () => showTask('Verify', await api.post(api.ds(store, 'verify'), {
+        'ignore-verified': ignoreVerified.checked, 'outdated-after': outdated.value || undefined,
+      })), { id: 'verify-run', class: 'primary' })
+      : needs('verify-needs', 'Verifying needs Datastore.Verify or Datastore.Backup')));
+  main.append(api.may(privs, 'Datastore.Modify', 'Datastore.Prune') ? await pruneSimulator(store)
+    : h('section', { class: 'card' }, h('h2', {}, 'Prune simulator'), needs('prune-needs', 'Pruning needs Datastore.Modify or Datastore.Prune')));
   main.append(h('section', { class: 'card', id: 'store-jobs' }, h('h2', {}, 'Jobs of this datastore'),
     h('p', { class: 'muted' }, 'Their schedules and next runs; all jobs and remotes are on the ', h('a', { href: '#/jobs' }, 'Jobs'), ' page.'),
     ['prune', 'verify', 'sync'].map(kind => jobSection(kind, ctx, { store }))));

@@ -12,9 +12,10 @@ export async function render(main, ctx) {
     await api.del(base);
     showInfo('Stop requested for task ', h('span', { class: 'upid' }, upid), '.');
   }, { id: 'task-stop', class: 'danger' });
+  stop.hidden = true; // until the status says it runs
+  const download = h('a', { href: api.url(base + '/log', { download: 1 }), download: 'task.log', id: 'task-download' }, 'Download log');
   main.append(h('h1', {}, 'Task'), h('p', { class: 'mono upid' }, upid), statusBox,
-    h('p', {}, h('label', {}, follow, ' follow the log'), ' ',
-      h('a', { href: api.url(base + '/log', { download: 1 }), download: 'task.log' }, 'Download log'), ' ', stop),
+    h('p', {}, h('label', {}, follow, ' follow the log'), ' ', download, ' ', stop),
     log);
   let next = 1;
   let timer = null;
@@ -35,6 +36,8 @@ export async function render(main, ctx) {
       return true;
     } catch (e) {
       statusBox.replaceChildren(h('p', { class: 'msg error', role: 'alert' }, e.message));
+      download.hidden = true; // refused (another user's task) or gone: no link that fails too
+      stop.hidden = true;
       return false;
     }
   };
