@@ -62,7 +62,7 @@ class DatastoreConfigCliTest {
         CliRunner.Result bad = cli.run("datastore", "create", "store2", tmp.resolve("other").toString(), "--tuning",
                 "gc-atime-cutoff=0");
         assertEquals(1, bad.exit());
-        assertEquals("jpbs: error: datastore 'store2': tuning: gc-atime-cutoff: 0 is out of range 1..525600\n", bad.err());
+        assertEquals("jpbs: error: datastore 'store2': tuning: gc-atime-cutoff: value must have a minimum value of 1 (got 0)\n", bad.err());
         assertFalse(Files.exists(tmp.resolve("other")), "nothing created");
 
         // a hand-written comment and an unknown key survive updates

@@ -96,7 +96,8 @@ class JobsCliTest {
         ok("remote", "create", "offsite", "--host", "pbs.example.net", "--auth-id", "sync@pbs", "--password", "s3cret");
         assertTrue(Files.readString(config.resolve("remote.cfg")).contains("\tpassword czNjcmV0\n"));
         String list = ok("remote", "list", "--output-format", "json").out();
-        assertEquals("[{\"id\":\"offsite\",\"auth-id\":\"sync@pbs\",\"host\":\"pbs.example.net\"}]\n", list);
+        // as PBS's API (config/remote): a remote is named by "name"; a job by "id"
+        assertEquals("[{\"name\":\"offsite\",\"auth-id\":\"sync@pbs\",\"host\":\"pbs.example.net\"}]\n", list);
         ok("sync-job", "create", "pull1", "--store", "store1", "--remote", "offsite", "--remote-store", "store2",
                 "--schedule", "hourly", "--remove-vanished", "true");
         assertEquals(1, cli.run("sync-job", "run", "pull1").exit());
@@ -109,6 +110,11 @@ class JobsCliTest {
                 "--password", "x");
         assertEquals(2, host.exit(), host.all());
         assertTrue(host.err().startsWith("jpbs: error: --host: '[::1' is not a host name or address"), host.err());
+        CliRunner.Result port = cli.run("remote", "update", "offsite", "--port", "70000");
+        assertEquals(2, port.exit(), port.all());
+        assertTrue(port.err().startsWith("jpbs: error: --port: value must have a maximum value of 65535 (got 70000)"), port.err());
+        assertEquals(1, port.err().lines().count(), port.err());
+        assertTrue(ok("sync-job", "list", "--output-format", "json").out().startsWith("[{\"id\":\"pull1\","));
     }
 
     @Test

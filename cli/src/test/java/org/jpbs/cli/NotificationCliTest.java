@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code jpbs notification endpoint|matcher|target} on a config directory
  * ({@code docs/notifications.md#api-and-commands}): create, update, show, list, remove, the
  * files they write, secrets hidden, a test notification to a local webhook receiver, and the
- * errors (unknown type: usage, exit 2; property of another type: named, exit 1).
+ * errors (unknown type, a bad, missing or foreign option: usage, exit 2, naming the option;
+ * a taken name exit 4; a missing entry exit 3) and a notifications.cfg with an unknown key.
  */
 class NotificationCliTest {
     @TempDir
@@ -66,16 +67,51 @@ class NotificationCliTest {
             r = cli.run("notification", "matcher", "list");
             assertTrue(r.out().contains("\"mode\" : \"any\"") && !r.out().contains("only errors"), r.out());
 
+            // usage errors: exit 2, one line naming the option
             r = cli.run("notification", "endpoint", "gotify", "create", "gy", "--url", "http://x");
-            assertEquals(1, r.exit(), r.all());
-            assertTrue(r.err().contains("parameter 'url': schema does not allow additional properties"), r.err());
+            assertUsage(r, "--url: schema does not allow additional properties.");
+            r = cli.run("notification", "endpoint", "webhook", "create", "hook2", "--url", "http://127.0.0.1:1/h");
+            assertUsage(r, "--method: parameter is missing and it is not optional.");
+            r = cli.run("notification", "endpoint", "webhook", "create", "hook2", "--url", "http://127.0.0.1:1/h",
+                    "--method", "patch");
+            assertUsage(r, "--method: value 'patch' is not defined in the enumeration.");
+            r = cli.run("notification", "endpoint", "smtp", "create", "mail9", "--server", "mail.example", "--from-address",
+                    "a@example", "--port", "70000");
+            assertUsage(r, "--port: value must have a maximum value of 65535 (got 70000)");
             r = cli.run("notification", "endpoint", "pager", "list");
             assertEquals(2, r.exit(), r.all());
+            // PBS's texts: a taken name (exit 4), a missing entry (exit 3), a target still used
+            r = cli.run("notification", "endpoint", "sendmail", "create", "hook", "--mailto", "a@example");
+            assertEquals(4, r.exit(), r.all());
+            assertTrue(r.err().contains("Cannot create 'hook', an entity with the same name already exists"), r.err());
+            r = cli.run("notification", "endpoint", "gotify", "show", "hook");
+            assertEquals(3, r.exit(), r.all());
+            assertTrue(r.err().contains("endpoint 'hook' not found"), r.err());
+            r = cli.run("notification", "endpoint", "webhook", "remove", "hook");
+            assertEquals(1, r.exit(), r.all());
+            assertTrue(r.err().contains("cannot delete 'hook', referenced by: errs"), r.err());
             r = cli.run("notification", "matcher", "remove", "errs");
             assertEquals(0, r.exit(), r.all());
             assertFalse(Files.readString(cfg.resolve("notifications.cfg")).contains("errs"));
+
+            // an unknown key in the file: one line naming file, line, key and section; nothing used
+            Files.writeString(cfg.resolve("notifications.cfg"), Files.readString(cfg.resolve("notifications.cfg"))
+                    .replace("\tmethod post\n", "\tmethod post\n\tmethd post\n"));
+            r = cli.run("notification", "target", "list");
+            assertEquals(1, r.exit(), r.all());
+            assertTrue(r.err().matches("jpbs: error: notifications.cfg line \\d+: unknown property 'methd' in section"
+                    + " 'webhook: hook'\\n"), r.err());
+            r = cli.run("notification", "target", "test", "hook");
+            assertEquals(1, r.exit(), r.all());
+            assertTrue(r.err().contains("unknown property 'methd'"), r.err());
         } finally {
             http.stop(0);
         }
+    }
+
+    private static void assertUsage(CliRunner.Result r, String message) {
+        assertEquals(2, r.exit(), r.all());
+        assertTrue(r.err().startsWith("jpbs: error: " + message), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
     }
 }

@@ -53,16 +53,17 @@ class RemoteSnapshotContractTest {
             }
 
             @Override
-            public void close() {
+            public void close() throws IOException {
                 pbs.close();
                 server.close();
+                FastTempDirs.deleteTree(dir); // faster than JUnit's cleanup of the 65536 chunk directories
             }
         };
     }
 
     @Nested
     class Target extends SnapshotTargetContract {
-        @TempDir
+        @TempDir(factory = FastTempDirs.class)
         Path dir;
 
         @Override
@@ -73,7 +74,7 @@ class RemoteSnapshotContractTest {
 
     @Nested
     class Source extends SnapshotSourceContract {
-        @TempDir
+        @TempDir(factory = FastTempDirs.class)
         Path dir;
 
         @Override

@@ -190,7 +190,6 @@ class S3ServersCliTest {
 
             // a pull into an S3 datastore in read-only maintenance mode is refused
             ok(cli, "datastore", "update", STORE, "--maintenance-mode", "read-only");
-            SyncServersTest.nextSecond();
             CliRunner.Result refused = cli.run("pull", "--remote", "srv0", "--remote-store", "store1", "--store", STORE);
             assertTrue(refused.exit() != 0 && refused.all().contains("read-only maintenance mode"), refused.all());
         }
@@ -243,7 +242,6 @@ class S3ServersCliTest {
     }
 
     private static CliRunner.Result ok(CliRunner cli, String... args) {
-        SyncServersTest.nextSecond();
         CliRunner.Result r = cli.run(args);
         assertEquals(0, r.exit(), r.all());
         return r;

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 15, "a server killed mid-sync leaves no visible partial snapshot and the next run
  * completes it; the same for push" ({@code docs/sync.md#failures}), with real processes and
  * SIGKILL: a {@code jpbs serve} child process holds the source ({@code store1}) and the push
- * target ({@code store2}); a 40 MiB image (10 chunks) crosses at 4 MiB/s (the sync's rate limit;
+ * target ({@code store2}); a 24 MiB image (6 chunks) crosses at 4 MiB/s (the sync's rate limit;
  * for the source's answers a throttling proxy, as the pull reads ahead). Each kill happens once
  * the transfer has verifiably begun while the sync still runs (the target's chunk store grew, or
  * bytes crossed the proxy; no fixed sleep decides anything), and the test checks afterwards that
@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the manifest's file list equal) with every chunk of its index present.
  */
 class SyncKilledProcessTest {
-    static final int IMAGE_MIB = 40;
+    static final int IMAGE_MIB = 24;
     static final String RATE = "4MiB";
 
     @TempDir(factory = FastTempDirs.class)
@@ -149,10 +149,9 @@ class SyncKilledProcessTest {
 
             // 2. the source server is killed under a running pull. The pull reads up to 16 chunks ahead (all
             // of them here) while the rate limit only paces their writing, so the source's answers cross a
-            // proxy at 4 MiB/s; it is killed once 6 MiB of them have crossed (of 40)
+            // proxy at 4 MiB/s; it is killed once 6 MiB of them have crossed (of 24)
             try (ThrottlingProxy slow = new ThrottlingProxy(server.port(), Long.MAX_VALUE, 4 << 20)) {
                 ok(cli, "remote", "update", "srv", "--port", String.valueOf(slow.port()));
-                SyncServersTest.nextSecond();
                 CompletableFuture<CliRunner.Result> running = CompletableFuture.supplyAsync(() -> cli.run(pull));
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
                 while (slow.downBytes() < 6 << 20) {
@@ -179,7 +178,6 @@ class SyncKilledProcessTest {
             assertEquals(List.of(), CliRunner.tempEntries(local), "the killed run's hidden directory was removed");
 
             // 3. the push target server is killed under a running push
-            SyncServersTest.nextSecond();
             CompletableFuture<CliRunner.Result> pushing = CompletableFuture.supplyAsync(() -> cli.run("push", "--remote",
                     "srv", "--remote-store", "store2", "--store", "local", "--rate-out", RATE, "--burst-out", RATE));
             awaitChunks(store2, 2, () -> !pushing.isDone(), "the push");
@@ -206,7 +204,6 @@ class SyncKilledProcessTest {
     }
 
     private static CliRunner.Result ok(CliRunner cli, String... args) {
-        SyncServersTest.nextSecond();
         CliRunner.Result r = cli.run(args);
         assertEquals(0, r.exit(), r.all());
         return r;

@@ -47,22 +47,9 @@ class SyncServersTest {
     Path local;
 
     private CliRunner.Result ok(String... args) {
-        nextSecond();
         CliRunner.Result r = cli.run(args);
         assertEquals(0, r.exit(), r.all());
         return r;
-    }
-
-    /**
-     * Every in-process run opens a new task manager whose UPID counter starts at 0 in this same
-     * process: two runs within one second would get the same UPID (separate processes never do).
-     */
-    static void nextSecond() {
-        try {
-            Thread.sleep(1001 - System.currentTimeMillis() % 1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private void setUpCli(NetTestServer... remotes) {
@@ -192,7 +179,6 @@ class SyncServersTest {
 
             // the remote's certificate changes: pin B's fingerprint for A
             ok("remote", "update", "srv0", "--fingerprint", b.fingerprint());
-            nextSecond();
             CliRunner.Result bad = cli.run("pull", "--remote", "srv0", "--remote-store", "store1", "--store", "local");
             assertEquals(1, bad.exit(), bad.all());
             assertTrue(bad.out().contains("TASK ERROR: remote 'srv0' (127.0.0.1:" + a.port()

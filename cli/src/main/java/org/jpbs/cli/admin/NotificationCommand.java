@@ -9,11 +9,14 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.cli.UsageException;
+import org.jpbs.core.errors.AlreadyExistsException;
+import org.jpbs.core.errors.NotFoundException;
 import org.jpbs.datastore.task.TaskManager;
 import org.jpbs.server.notify.NotificationConfig;
 import org.jpbs.server.notify.NotificationEdits;
 import org.jpbs.server.notify.NotificationStore;
 import org.jpbs.server.notify.Notifier;
+import org.jpbs.server.notify.ParameterException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -129,6 +132,8 @@ public final class NotificationCommand implements Callable<Integer> {
                     }
                     try {
                         new Notifier(dir, TaskManager.localNodeName()).test(name);
+                    } catch (NotificationEdits.NoSuchEntryException e) {
+                        throw new NotFoundException(null, e.getMessage());
                     } catch (IOException e) {
                         throw new IOException("could not notify via target '" + name + "': " + e.getMessage(), e);
                     }
@@ -141,11 +146,31 @@ public final class NotificationCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Runs one action; the edits' errors become the command line's: a bad or missing option a
+     * usage error naming it ({@code --method: parameter is missing and it is not optional.},
+     * exit 2), a missing entry "not found" (exit 3), a taken name "exists" (exit 4).
+     */
     static int run(CliContext ctx, Path dir, String type, String action, String name, NotificationOptions o)
             throws IOException {
         if (!action.equals("list") && name == null) {
             throw new UsageException(action + " needs NAME");
         }
+        try {
+            act(ctx, dir, type, action, name, o);
+        } catch (ParameterException e) {
+            throw new UsageException((e.key().equals("name") ? "NAME" : "--" + e.key()) + ": " + e.reason(), e);
+        } catch (NotificationEdits.NoSuchEntryException e) {
+            throw new NotFoundException(null, e.getMessage());
+        } catch (NotificationEdits.EntryExistsException e) {
+            throw new AlreadyExistsException(null, e.getMessage());
+        }
+        ctx.out().flush();
+        return 0;
+    }
+
+    private static void act(CliContext ctx, Path dir, String type, String action, String name, NotificationOptions o)
+            throws IOException {
         switch (action) {
             case "list" -> {
                 NotificationConfig cfg = NotificationConfig.load(dir);
@@ -162,7 +187,5 @@ public final class NotificationCommand implements Callable<Integer> {
             case "remove" -> NotificationStore.update(dir, c -> NotificationEdits.remove(c, type, name));
             default -> throw new UsageException("ACTION must be list, show, create, update or remove, not '" + action + "'");
         }
-        ctx.out().flush();
-        return 0;
     }
 }

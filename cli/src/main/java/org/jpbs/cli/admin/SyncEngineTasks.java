@@ -10,6 +10,7 @@ public final class SyncEngineTasks {
 
     /** Sync jobs of {@code configDir}'s {@code sync.cfg}, their remotes from its {@code remote.cfg}. */
     public static SyncTasks of(Path configDir) {
-        return (job, store, readable) -> SyncRunner.task(configDir, job, store.datastore(), readable);
+        return (job, store, readable, target) -> SyncRunner.task(configDir, job, store.datastore(), readable,
+                target::require);
     }
 }

@@ -19,6 +19,7 @@ import org.jpbs.datastore.jobs.JobConfigFile;
 import org.jpbs.datastore.jobs.JobConfigStore;
 import org.jpbs.datastore.jobs.JobKind;
 import org.jpbs.datastore.jobs.JobStateStore;
+import org.jpbs.datastore.jobs.JobValueException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -161,8 +162,10 @@ public final class JobCommands {
                 }
                 try {
                     kind().checkValue(key, value);
+                } catch (JobValueException e) {
+                    throw new UsageException("--" + e.key() + ": " + e.reason(), e);
                 } catch (IllegalArgumentException e) {
-                    throw new UsageException("--" + e.getMessage(), e);
+                    throw new UsageException("--" + key + ": " + e.getMessage(), e);
                 }
                 if (kind().listKeys().contains(key) && m.containsKey(key)) {
                     m.put(key, m.get(key) + "\n" + value); // an array property, as PBS: repeat the option
@@ -200,7 +203,7 @@ public final class JobCommands {
                 ArrayNode a = JSON.createArrayNode();
                 for (JobConfig c : all) {
                     ObjectNode o = a.addObject();
-                    o.put("id", c.id());
+                    o.put(kind().idProperty(), c.id()); // as PBS's API: remotes by "name", jobs by "id"
                     c.props().forEach((k, v) -> {
                         if (kind().listKeys().contains(k)) {
                             c.values(k).forEach(o.putArray(k)::add);

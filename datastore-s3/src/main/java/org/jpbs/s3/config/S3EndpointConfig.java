@@ -5,10 +5,10 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jpbs.core.units.ByteSize;
 import org.jpbs.datastore.config.PropertyString;
 
 /**
@@ -170,29 +170,16 @@ public record S3EndpointConfig(String id, String endpoint, Integer port, String 
         return m;
     }
 
-    /** Parses a byte size: a number with an optional unit (B, KB, KiB, MB, MiB, GB, GiB, TB, TiB). */
+    /** Parses a byte size ({@link ByteSize}: a number with an optional unit, B, KB, KiB, MB, MiB, ...); null if absent. */
     static Long size(String id, String key, String v) {
         if (v == null || v.isBlank()) {
             return null;
         }
-        var m = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]i?B?|B)?", Pattern.CASE_INSENSITIVE).matcher(v.strip());
-        if (!m.matches()) {
-            throw bad(id, key, "'" + v + "' is not a byte size (e.g. 10MiB)");
+        try {
+            return ByteSize.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw bad(id, key, e.getMessage());
         }
-        double n = Double.parseDouble(m.group(1));
-        String u = m.group(2) == null ? "B" : m.group(2).toUpperCase(Locale.ROOT);
-        long f = switch (u) {
-            case "B" -> 1L;
-            case "K", "KB" -> 1000L;
-            case "KI", "KIB" -> 1L << 10;
-            case "M", "MB" -> 1000_000L;
-            case "MI", "MIB" -> 1L << 20;
-            case "G", "GB" -> 1000_000_000L;
-            case "GI", "GIB" -> 1L << 30;
-            case "T", "TB" -> 1000_000_000_000L;
-            default -> 1L << 40;
-        };
-        return (long) (n * f);
     }
 
     private static long num(String id, String key, String v, long min, long max) {

@@ -121,7 +121,8 @@ public final class PropertyString {
     /**
      * Parses an integer in {@code [min, max]}.
      *
-     * @throws IllegalArgumentException naming {@code what} and the range
+     * @throws IllegalArgumentException naming {@code what} and the bound, in PBS's words
+     *                                  ({@code "<what>: value must have a maximum value of 65535 (got 70000)"})
      */
     public static long parseInt(String what, String v, long min, long max) {
         long n;
@@ -130,8 +131,11 @@ public final class PropertyString {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(what + ": '" + v + "' is not an integer");
         }
-        if (n < min || n > max) {
-            throw new IllegalArgumentException(what + ": " + n + " is out of range " + min + ".." + max);
+        if (n < min) { // PBS's schema texts
+            throw new IllegalArgumentException(what + ": value must have a minimum value of " + min + " (got " + n + ")");
+        }
+        if (n > max) {
+            throw new IllegalArgumentException(what + ": value must have a maximum value of " + max + " (got " + n + ")");
         }
         return n;
     }

@@ -262,6 +262,13 @@ public final class SectionConfigText {
         return i < 0 ? Optional.empty() : Optional.of(sections.get(i));
     }
 
+    /** The 1-based line of a section's property (an array property's first line), or 0 if absent: for messages. */
+    public int line(String type, String id, String key) {
+        int i = indexOf(type, id);
+        Integer l = i < 0 ? null : propLines.get(i).get(key);
+        return l == null ? 0 : l + 1;
+    }
+
     private int indexOf(String type, String id) {
         for (int i = 0; i < sections.size(); i++) {
             Section s = sections.get(i);

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.calendar.CalendarEvent;
+import org.jpbs.core.units.ByteSize;
 import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.KeepOptions;
 import org.jpbs.datastore.config.PropertyString;
@@ -36,7 +37,6 @@ public enum JobKind {
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]*");
     private static final Pattern FINGERPRINT = Pattern.compile("([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}");
     private static final Pattern AUTH_ID = Pattern.compile("[^\\s:/@]+@[A-Za-z0-9_][A-Za-z0-9._-]*(![A-Za-z0-9_][A-Za-z0-9._-]*)?");
-    private static final Pattern BYTE_SIZE = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|PB|KiB|MiB|GiB|TiB|PiB)?");
 
     private final String file;
     private final String sectionType;
@@ -70,6 +70,11 @@ public enum JobKind {
     /** The job type of state files and worker ids ({@code prunejob}, ...); null for remotes. */
     public String stateType() {
         return stateType;
+    }
+
+    /** The property naming a section in PBS's API answers and parameters: {@code name} for remotes, else {@code id}. */
+    public String idProperty() {
+        return this == REMOTE ? "name" : "id";
     }
 
     /** The keys a section may have, in PBS's order. */
@@ -110,7 +115,8 @@ public enum JobKind {
     /**
      * Checks one property (each item of an array property, see {@link #listKeys}).
      *
-     * @throws IllegalArgumentException {@code "<key>: <what is wrong>"}, or for an unknown key
+     * @throws JobValueException        {@code "<key>: <what is wrong>"}
+     * @throws IllegalArgumentException for an unknown key
      */
     public void checkValue(String key, String value) {
         Check c = keys.get(key);
@@ -118,13 +124,20 @@ public enum JobKind {
             throw new IllegalArgumentException("unknown property '" + key + "' for a " + sectionType + " section");
         }
         if (value.indexOf('\r') >= 0 || (value.indexOf('\n') >= 0 && !listKeys().contains(key))) {
-            throw new IllegalArgumentException(key + ": must not contain a line break");
+            throw new JobValueException(key, "must not contain a line break", null);
         }
         for (String item : value.split("\n", -1)) { // the items of an array property
             if (item.isBlank() && listKeys().contains(key)) {
-                throw new IllegalArgumentException(key + ": empty item");
+                throw new JobValueException(key, "empty item", null);
             }
-            c.check(key, item);
+            try {
+                c.check(key, item);
+            } catch (JobValueException e) {
+                throw e;
+            } catch (IllegalArgumentException e) { // the checks name the key first: keep it once
+                String m = String.valueOf(e.getMessage());
+                throw new JobValueException(key, m.startsWith(key + ": ") ? m.substring(key.length() + 2) : m, e);
+            }
         }
     }
 
@@ -247,8 +260,10 @@ public enum JobKind {
     }
 
     private static void byteSize(String k, String v) {
-        if (!BYTE_SIZE.matcher(v).matches()) {
-            throw new IllegalArgumentException(k + ": '" + v + "' is not a byte size (e.g. 10MiB)");
+        try {
+            ByteSize.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(k + ": " + e.getMessage(), e);
         }
     }
 

@@ -47,7 +47,8 @@ public final class TaskManager {
     private final Clock clock;
     private final long pid;
     private final long pstart;
-    private final AtomicLong nextTaskId = new AtomicLong();
+    /** Per process, as PBS: two task managers of one JVM (tests, {@code jpbs} commands run in-process) never share a UPID. */
+    private static final AtomicLong NEXT_TASK_ID = new AtomicLong();
     private final Map<String, WorkerTask> running = new ConcurrentHashMap<>();
     private final Deque<TaskInfo> finished = new ArrayDeque<>(); // guarded by itself; oldest first
     private final List<TaskListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -111,7 +112,7 @@ public final class TaskManager {
     }
 
     private Upid newUpid(String type, String workerId, String authId) {
-        return new Upid(node, pid, pstart, nextTaskId.getAndIncrement(), clock.instant().getEpochSecond(), type,
+        return new Upid(node, pid, pstart, NEXT_TASK_ID.getAndIncrement(), clock.instant().getEpochSecond(), type,
                 workerId == null ? "" : workerId, authId);
     }
 

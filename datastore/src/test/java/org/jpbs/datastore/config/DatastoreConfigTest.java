@@ -64,8 +64,8 @@ class DatastoreConfigTest {
         for (String[] bad : new String[][] {
             {"sync-level=fast", "tuning: unknown sync-level 'fast' (expected none, file or filesystem)"},
             {"chunk-order=random", "tuning: chunk-order 'random' is not one of inode, none"},
-            {"gc-atime-cutoff=0", "tuning: gc-atime-cutoff: 0 is out of range 1..525600"},
-            {"gc-cache-capacity=-1", "tuning: gc-cache-capacity: -1 is out of range 0..2147483647"},
+            {"gc-atime-cutoff=0", "tuning: gc-atime-cutoff: value must have a minimum value of 1 (got 0)"},
+            {"gc-cache-capacity=-1", "tuning: gc-cache-capacity: value must have a minimum value of 0 (got -1)"},
             {"gc-atime-safety-check=maybe", "tuning: gc-atime-safety-check: Unable to parse boolean option."},
             {"sync-level", "tuning: expected 'key=value' in 'sync-level'"},
             {"sync-level=file,sync-level=none", "tuning: duplicate key 'sync-level'"}}) {
@@ -103,7 +103,7 @@ class DatastoreConfigTest {
                 assertThrows(IllegalArgumentException.class, () -> new DatastoreConfig("abc", Map.of())).getMessage());
         assertEquals("datastore 'abc': path 'rel/x' is not absolute", assertThrows(IllegalArgumentException.class,
                 () -> new DatastoreConfig("abc", Map.of("path", "rel/x"))).getMessage());
-        assertEquals("datastore 'abc': keep-daily: 0 is out of range 1..2147483647", assertThrows(IllegalArgumentException.class,
+        assertEquals("datastore 'abc': keep-daily: value must have a minimum value of 1 (got 0)", assertThrows(IllegalArgumentException.class,
                 () -> new DatastoreConfig("abc", Map.of("path", "/x", "keep-daily", "0"))).getMessage());
         DatastoreConfig c = new DatastoreConfig("abc", Map.of("path", "/x", "keep-daily", "7", "keep-last", "3",
                 "prune-schedule", "mon..fri 8..17,22:0/15"));

@@ -34,6 +34,20 @@ class TaskManagerTest {
     }
 
     @Test
+    void twoTaskManagersOfOneProcessNeverShareAUpid() throws Exception {
+        // in-process commands (tests) open a task manager each, on the same directory, in the same second
+        Clock clock = Clock.fixed(Instant.ofEpochSecond(1_700_000_000L), ZoneOffset.UTC);
+        TaskManager a = new TaskManager(tmp.resolve("log"), "pbs1", clock);
+        TaskManager b = new TaskManager(tmp.resolve("log"), "pbs1", clock);
+        Upid x = a.spawn("syncjob", "s", "root@pam", log -> log.log("a"));
+        Upid y = b.spawn("syncjob", "s", "root@pam", log -> log.log("b"));
+        assertEquals("OK", await(a, x).text());
+        assertEquals("OK", await(b, y).text());
+        assertTrue(!x.equals(y) && x.taskId() != y.taskId(), x + " " + y);
+        assertTrue(Files.readString(a.logFile(x)).contains(": a\n") && Files.readString(b.logFile(y)).contains(": b\n"));
+    }
+
+    @Test
     void aJobRunsAsATaskWithALogAndAnExitState() throws Exception {
         Clock clock = Clock.fixed(Instant.ofEpochSecond(1_700_000_000L), ZoneOffset.ofHours(1));
         TaskManager m = new TaskManager(tmp.resolve("log"), "pbs1", clock);

@@ -36,6 +36,7 @@ public final class SyncJob {
     private final SnapshotCopier copier;
     private final SyncStats stats = new SyncStats();
     private java.util.function.Predicate<BackupGroupRef> readable = g -> true;
+    private TargetPrivileges targetPrivileges = TargetPrivileges.ALL;
 
     /**
      * @param workers          threads checking chunks
@@ -57,6 +58,29 @@ public final class SyncJob {
     public SyncJob readableGroups(java.util.function.Predicate<BackupGroupRef> readable) {
         this.readable = java.util.Objects.requireNonNull(readable, "readable");
         return this;
+    }
+
+    /**
+     * A push checks these privileges on the target before removing what vanished (as PBS: a
+     * vanished group or snapshot needs {@link TargetPrivileges#PRUNE}, a namespace
+     * {@link TargetPrivileges#MODIFY}); what it may not remove stays, with a warning.
+     */
+    public SyncJob targetPrivileges(TargetPrivileges privileges) {
+        this.targetPrivileges = java.util.Objects.requireNonNull(privileges, "privileges");
+        return this;
+    }
+
+    /** Null if allowed (or a pull), else why not: {@code "<what> not allowed - <missing privilege>"}. */
+    private String denied(BackupNamespace tns, String privilege, String what) {
+        if (!o.push()) {
+            return null;
+        }
+        try {
+            targetPrivileges.require(tns, privilege);
+            return null;
+        } catch (IOException e) {
+            return what + " not allowed - " + e.getMessage();
+        }
     }
 
     /**
@@ -133,6 +157,12 @@ public final class SyncJob {
             for (BackupGroupRef tg : target.groups(tns)) {
                 if (!present.contains(tg.toString()) && GroupFilter.allows(o.filters(), tg) && ownedByUs(tg)) {
                     log.log("delete vanished group '" + tg + "'" + (tns.isRoot() ? "" : " in namespace '" + tns + "'"));
+                    String no = denied(tns, TargetPrivileges.PRUNE, "Pruning remote datastore contents");
+                    if (no != null) {
+                        stats.errors.incrementAndGet();
+                        log.warn("failed to delete vanished group - " + no);
+                        continue;
+                    }
                     if (!target.removeGroup(tg)) {
                         log.warn("kept protected snapshots of vanished group '" + tg + "'");
                     }
@@ -203,6 +233,11 @@ public final class SyncJob {
             for (Map.Entry<Long, Boolean> e : have.entrySet()) {
                 if (e.getValue() && !srcTimes.contains(e.getKey())) {
                     BackupSnapshotRef ts = new BackupSnapshotRef(tg, e.getKey());
+                    String no = denied(tg.ns(), TargetPrivileges.PRUNE, "Pruning remote datastore contents");
+                    if (no != null) {
+                        log.log("could not delete vanished snapshot " + ts + " - " + no);
+                        continue;
+                    }
                     log.log("delete vanished snapshot " + ts);
                     target.removeSnapshot(ts);
                     stats.removed.incrementAndGet();
@@ -248,7 +283,15 @@ public final class SyncJob {
             List<BackupNamespace> tns = new ArrayList<>(target.namespaces(o.targetNs(), o.maxDepth()));
             tns.sort((a, b) -> b.depth() - a.depth());
             for (BackupNamespace ns : tns) {
-                if (!ns.isRoot() && !synced.contains(ns) && target.removeNamespace(ns)) {
+                if (ns.isRoot() || synced.contains(ns)) {
+                    continue;
+                }
+                String no = denied(ns, TargetPrivileges.MODIFY, "Pruning remote datastore namespaces");
+                if (no != null) {
+                    log.warn("failed to remove vanished namespace " + ns + " - " + no);
+                    continue;
+                }
+                if (target.removeNamespace(ns)) {
                     log.log("delete vanished namespace '" + ns + "'");
                     stats.removed.incrementAndGet();
                 }

@@ -1,10 +1,8 @@
 package org.jpbs.jobs.sync;
 
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jpbs.core.api.BackupNamespace;
+import org.jpbs.core.units.ByteSize;
 import org.jpbs.datastore.jobs.JobConfig;
 
 /**
@@ -31,7 +29,6 @@ public record SyncOptions(boolean push, BackupNamespace sourceNs, BackupNamespac
     /** PBS's default owner of pulled groups. */
     public static final String DEFAULT_OWNER = "root@pam";
 
-    private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGTP]?i?B)?");
 
     public SyncOptions {
         filters = List.copyOf(filters);
@@ -61,20 +58,16 @@ public record SyncOptions(boolean push, BackupNamespace sourceNs, BackupNamespac
     }
 
     /**
-     * Parses a byte size as PBS writes them ({@code 10MiB}, {@code 1.5 GB}, {@code 500000}).
+     * Parses a byte size as PBS writes them ({@code 10MiB}, {@code 1.5 GB}, {@code 500000}; {@link ByteSize}).
      *
      * @throws IllegalArgumentException naming the key
      */
     public static long parseSize(String key, String v) {
-        Matcher m = SIZE.matcher(v.strip());
-        if (!m.matches()) {
-            throw new IllegalArgumentException(key + ": '" + v + "' is not a byte size (e.g. 10MiB)");
+        try {
+            return ByteSize.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
         }
-        double n = Double.parseDouble(m.group(1));
-        String unit = m.group(2) == null ? "B" : m.group(2).toUpperCase(Locale.ROOT);
-        boolean binary = unit.contains("I");
-        int power = "BKMGTP".indexOf(unit.charAt(0));
-        return (long) (n * Math.pow(binary ? 1024 : 1000, power));
     }
 
     /** The target namespace of a source namespace below {@link #sourceNs}. */

@@ -40,6 +40,17 @@ public final class SyncRunner {
      */
     public static TaskJob task(Path configDir, JobConfig job, Datastore store,
                                java.util.function.Predicate<org.jpbs.core.api.BackupGroupRef> readable) {
+        return task(configDir, job, store, readable, TargetPrivileges.ALL);
+    }
+
+    /**
+     * As {@link #task(Path, JobConfig, Datastore, java.util.function.Predicate)}; a push checks
+     * {@code target} before removing what vanished on the remote (the server's scheduler: the
+     * job owner's Remote.DatastorePrune / Remote.DatastoreModify there).
+     */
+    public static TaskJob task(Path configDir, JobConfig job, Datastore store,
+                               java.util.function.Predicate<org.jpbs.core.api.BackupGroupRef> readable,
+                               TargetPrivileges target) {
         return log -> {
             String remoteName = job.get("remote").orElseThrow(() ->
                     new IllegalArgumentException("sync job '" + job.id() + "': no 'remote' (a local sync is not supported)"));
@@ -53,7 +64,7 @@ public final class SyncRunner {
                 SyncEndpoint local = new LocalEndpoint(job.store(), store);
                 SyncEndpoint far = new RemoteEndpoint(remoteName, pbs, CONCURRENCY);
                 new SyncJob(o.push() ? local : far, o.push() ? far : local, o, log, WORKERS, CONCURRENCY)
-                        .readableGroups(readable).run();
+                        .readableGroups(readable).targetPrivileges(target).run();
             } catch (IOException e) {
                 throw RemoteConnection.explain(remote, e);
             }

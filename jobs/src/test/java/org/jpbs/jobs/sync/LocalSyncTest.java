@@ -19,6 +19,7 @@ import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import org.jpbs.datastore.snapshot.LocalSnapshotTarget;
+import org.jpbs.testkit.ShmTempDirs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;

@@ -15,6 +15,7 @@ import org.jpbs.datastore.jobs.JobConfigFile;
 import org.jpbs.datastore.jobs.JobConfigStore;
 import org.jpbs.datastore.jobs.JobKind;
 import org.jpbs.datastore.jobs.JobStateStore;
+import org.jpbs.datastore.jobs.JobValueException;
 import org.jpbs.server.ServerServices;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.routing.ApiParams;
@@ -56,7 +57,7 @@ final class JobConfigApi {
     }
 
     static String idParam(JobKind kind) {
-        return kind == JobKind.REMOTE ? "name" : "id";
+        return kind.idProperty();
     }
 
     /** A section as PBS answers it: the id (remotes: name) and the properties, never the password. */
@@ -97,6 +98,8 @@ final class JobConfigApi {
             String v = kind.listKeys().contains(k) ? String.join("\n", p.all(k)) : p.text(k).orElseThrow();
             try {
                 kind.checkValue(k, v);
+            } catch (JobValueException e) {
+                throw ApiException.badParam(e.key(), e.reason());
             } catch (IllegalArgumentException e) {
                 throw ApiException.badParam(k, e.getMessage());
             }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jpbs.datastore.jobs.JobKind;
+import org.jpbs.datastore.jobs.JobValueException;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.routing.Param;
 import org.jpbs.server.routing.Permission;
@@ -78,11 +79,13 @@ final class JobRoutes {
             boolean array = k.listKeys().contains(key); // repeated, one item each (PBS array property)
             out.add(Param.custom(key, array ? "see docs/jobs.md (repeatable)" : "see docs/jobs.md", false,
                     p -> (array ? p.all(key) : p.text(key).map(List::of).orElse(List.of())).forEach(v -> {
+                        if (array && v.indexOf('\n') >= 0) {
+                            throw ApiException.badParam(key, "must not contain a line break");
+                        }
                         try {
-                            if (array && v.indexOf('\n') >= 0) {
-                                throw new IllegalArgumentException(key + ": must not contain a line break");
-                            }
                             k.checkValue(key, v);
+                        } catch (JobValueException e) {
+                            throw ApiException.badParam(e.key(), e.reason());
                         } catch (IllegalArgumentException e) {
                             throw ApiException.badParam(key, e.getMessage());
                         }

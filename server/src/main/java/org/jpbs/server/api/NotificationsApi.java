@@ -53,8 +53,10 @@ final class NotificationsApi {
         String name = c.path().get("name");
         try {
             notifier(c).test(name);
-        } catch (IllegalArgumentException e) {
+        } catch (NotificationEdits.NoSuchEntryException e) {
             throw new ApiException(404, e.getMessage());
+        } catch (IllegalArgumentException e) { // a broken notifications.cfg
+            throw ApiException.badRequest(e.getMessage());
         } catch (IOException e) {
             throw new ApiException(500, "could not notify via target(s): " + name + ": " + e.getMessage());
         }
@@ -76,7 +78,7 @@ final class NotificationsApi {
         NotificationConfig.Entry e;
         try {
             e = NotificationEdits.existing(cfg, type, c.path().get("name"));
-        } catch (IllegalArgumentException x) {
+        } catch (NotificationEdits.NoSuchEntryException x) {
             throw new ApiException(404, x.getMessage());
         }
         return RestResponse.data(json(e));
@@ -87,7 +89,7 @@ final class NotificationsApi {
         Map<String, List<String>> p = values(c.params());
         List<String> name = p.remove("name");
         if (name == null || name.size() != 1) {
-            throw ApiException.badParam("name", "parameter is missing and it is not optional");
+            throw ApiException.badParam("name", "parameter is missing and it is not optional.");
         }
         edit(c, cfg -> NotificationEdits.create(cfg, type, name.getFirst(), p));
         return RestResponse.data(F.nullNode());
@@ -143,7 +145,7 @@ final class NotificationsApi {
             NotificationStore.update(dir, f);
         } catch (NotificationEdits.NoSuchEntryException e) {
             throw new ApiException(404, e.getMessage());
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) { // PBS's texts: ParameterException, EntryExistsException, a broken file
             throw ApiException.badRequest(e.getMessage());
         }
     }

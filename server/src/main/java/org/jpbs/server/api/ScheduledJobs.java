@@ -17,6 +17,7 @@ import org.jpbs.datastore.jobs.JobConfigStore;
 import org.jpbs.datastore.jobs.JobKind;
 import org.jpbs.datastore.task.TaskJob;
 import org.jpbs.server.ServerServices;
+import org.jpbs.server.jobs.ProblemLog;
 import org.jpbs.server.jobs.ScheduledJob;
 import org.jpbs.server.jobs.SyncTasks;
 
@@ -38,6 +39,7 @@ public final class ScheduledJobs {
     private final JobConfigStore sync;
     private final SyncTasks syncTasks;
     private final Path configDir;
+    private final ProblemLog problems = new ProblemLog(LOG);
 
     /** The jobs of the services' datastores and of the job files in {@code configDir}; sync jobs as the scheduler's {@link SyncTasks}. */
     public ScheduledJobs(ServerServices svc, Path configDir) {
@@ -54,16 +56,23 @@ public final class ScheduledJobs {
         this.configDir = configDir;
     }
 
-    /** Every scheduled job now (a file that does not parse is logged and contributes none). */
+    /**
+     * Every scheduled job now. A file that does not parse contributes none; the other files' jobs
+     * still run. Its error is logged once per change of the file (not at every tick), and once
+     * more when it is valid again.
+     */
     public List<ScheduledJob> all() {
         List<ScheduledJob> out = new ArrayList<>();
+        Path dsCfg = configDir.resolve(org.jpbs.datastore.config.DatastoreConfigStore.FILE);
         try {
             for (DatastoreConfig d : svc.datastores().list()) {
                 d.gcSchedule().ifPresent(s -> out.add(gc(d.name(), s)));
                 d.pruneSchedule().ifPresent(s -> out.add(datastorePrune(d, s)));
             }
+            problems.resolved(dsCfg.toString(), "scheduler: datastore.cfg is valid again");
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.ERROR, "scheduler: datastore.cfg: " + e.getMessage());
+            problems.problem(dsCfg.toString(), e.getMessage() + "@" + version(dsCfg), "scheduler: datastore.cfg: "
+                    + e.getMessage());
         }
         for (JobConfigStore st : List.of(prune, verify, sync)) {
             try {
@@ -72,11 +81,23 @@ public final class ScheduledJobs {
                         out.add(of(c));
                     }
                 }
+                problems.resolved(st.file().toString(), "scheduler: " + st.file().getFileName()
+                        + " is valid again; its jobs are scheduled");
             } catch (IOException | RuntimeException e) {
-                LOG.log(Level.ERROR, "scheduler: " + e.getMessage());
+                problems.problem(st.file().toString(), e.getMessage() + "@" + version(st.file()), "scheduler: "
+                        + e.getMessage() + " (its jobs do not run until it is fixed)");
             }
         }
         return out;
+    }
+
+    /** The file's modification time and size: a change makes its problem worth logging again. */
+    private static String version(Path f) {
+        try {
+            return java.nio.file.Files.getLastModifiedTime(f) + "/" + java.nio.file.Files.size(f);
+        } catch (IOException e) {
+            return "-";
+        }
     }
 
     /** The scheduled form of a prune or verification job. */
@@ -88,7 +109,7 @@ public final class ScheduledJobs {
                     h -> svc.jobs().verify(h, verifyParams(c), GroupScope.ALL));
             case SYNC -> job("syncjob", c.id(), syncWorkerId(c), c.schedule().orElse(null), c.store(),
                     c.get("sync-direction").orElse("pull").equals("push") ? Operation.READ : Operation.WRITE,
-                    h -> syncTasks.task(c, h, PushScope.of(configDir, c, h.datastore())));
+                    h -> syncTasks.task(c, h, PushScope.of(configDir, c, h.datastore()), PushScope.target(configDir, c)));
             default -> throw new IllegalArgumentException("no scheduled " + c.kind().sectionType() + " jobs");
         };
     }

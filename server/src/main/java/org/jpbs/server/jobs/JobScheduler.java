@@ -47,6 +47,7 @@ public final class JobScheduler implements AutoCloseable {
     private static final Object STARTING = new Object();
     private final Map<String, Object> running = new ConcurrentHashMap<>(); // key -> STARTING or the Upid
     private final Map<String, Long> skipped = new ConcurrentHashMap<>();
+    private final ProblemLog problems = new ProblemLog(LOG);
     private volatile Supplier<List<ScheduledJob>> source = List::of;
     private volatile Thread thread;
 
@@ -143,6 +144,7 @@ public final class JobScheduler implements AutoCloseable {
                 try {
                     start(j, AUTH_ID).ifPresent(started::add);
                     skipped.remove(j.key());
+                    problems.resolved(j.key(), j.workerType() + " '" + j.id() + "' starts again");
                 } catch (DatastoreLookupException e) {
                     if (e.reason() == DatastoreLookupException.Reason.MAINTENANCE) {
                         if (!Long.valueOf(event).equals(skipped.put(j.key(), event))) {
@@ -153,8 +155,9 @@ public final class JobScheduler implements AutoCloseable {
                         throw e;
                     }
                 }
-            } catch (IOException | RuntimeException e) {
-                LOG.log(Level.ERROR, "cannot start " + j.workerType() + " '" + j.id() + "': " + e.getMessage());
+            } catch (IOException | RuntimeException e) { // logged once, not at every tick while it lasts
+                problems.problem(j.key(), j.schedule() + "|" + e.getMessage(), "cannot start " + j.workerType() + " '"
+                        + j.id() + "': " + e.getMessage());
             }
         }
         return started;

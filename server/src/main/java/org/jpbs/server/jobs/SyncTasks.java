@@ -3,6 +3,7 @@ package org.jpbs.server.jobs;
 import java.io.IOException;
 import java.util.function.Predicate;
 import org.jpbs.core.api.BackupGroupRef;
+import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.datastore.config.DatastoreHandle;
 import org.jpbs.datastore.jobs.JobConfig;
 import org.jpbs.datastore.task.TaskJob;
@@ -15,7 +16,7 @@ import org.jpbs.datastore.task.TaskJob;
 @FunctionalInterface
 public interface SyncTasks {
     /** No sync engine: a sync job fails to start with a message saying so. */
-    SyncTasks NONE = (job, store, readable) -> {
+    SyncTasks NONE = (job, store, readable, target) -> {
         throw new IOException("sync job '" + job.id() + "': this server was started without the sync engine");
     };
 
@@ -24,7 +25,24 @@ public interface SyncTasks {
      *
      * @param readable the source groups the job may send (a push job's owner may read them;
      *                 the others are skipped)
+     * @param target   the job owner's privileges on the push target, checked before removing
+     *                 what vanished there
      * @throws IOException to refuse the start
      */
-    TaskJob task(JobConfig job, DatastoreHandle store, Predicate<BackupGroupRef> readable) throws IOException;
+    TaskJob task(JobConfig job, DatastoreHandle store, Predicate<BackupGroupRef> readable, TargetCheck target)
+            throws IOException;
+
+    /** A push job owner's privileges on its target ({@code /remote/<remote>/<remote-store>[/<ns>]}). */
+    @FunctionalInterface
+    interface TargetCheck {
+        /** Everything allowed (a pull). */
+        TargetCheck ANY = (ns, privilege) -> { };
+
+        /**
+         * Checks one privilege (e.g. {@code Remote.DatastoreModify}) on a namespace of the target.
+         *
+         * @throws IOException {@code "missing permissions '<privilege>' on '<acl path>'"}
+         */
+        void require(BackupNamespace remoteNs, String privilege) throws IOException;
+    }
 }

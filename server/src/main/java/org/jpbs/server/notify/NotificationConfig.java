@@ -79,20 +79,34 @@ public final class NotificationConfig {
     }
 
     /**
-     * Parses the two files' texts.
+     * Parses the two files' texts. As PBS's section-config parser, a property the section's type
+     * does not have is an error (a secret in the public file too, and a public property in the
+     * private one).
      *
-     * @throws IllegalArgumentException {@code "notifications.cfg line N: ..."} on a syntax error
-     *                                  or an unknown section type
+     * @throws IllegalArgumentException {@code "notifications.cfg line N: ..."} on a syntax error,
+     *                                  an unknown section type, or an unknown property:
+     *                                  {@code "notifications.cfg line 5: unknown property 'foo' in section 'webhook: hook1'"}
      */
     public static NotificationConfig parse(String pubText, String privText) {
         SectionConfigText p = SectionConfigText.parse(pubText, FILE, ARRAYS);
         SectionConfigText s = SectionConfigText.parse(privText, PRIV_FILE, ARRAYS);
-        for (Section sec : p.sections()) {
+        checkKeys(p, false);
+        checkKeys(s, true);
+        return new NotificationConfig(p, s);
+    }
+
+    private static void checkKeys(SectionConfigText file, boolean secrets) {
+        for (Section sec : file.sections()) {
             if (!sec.type().equals(MATCHER) && !TARGET_TYPES.contains(sec.type())) {
-                throw new IllegalArgumentException(FILE + ": unknown section type '" + sec.type() + "'");
+                throw new IllegalArgumentException(file.resource() + ": unknown section type '" + sec.type() + "'");
+            }
+            for (String key : sec.lists().keySet()) {
+                if (!NotificationEdits.keys(sec.type()).contains(key) || NotificationEdits.secret(key) != secrets) {
+                    throw new IllegalArgumentException(file.resource() + " line " + file.line(sec.type(), sec.id(), key)
+                            + ": unknown property '" + key + "' in section '" + sec.type() + ": " + sec.id() + "'");
+                }
             }
         }
-        return new NotificationConfig(p, s);
     }
 
     /**

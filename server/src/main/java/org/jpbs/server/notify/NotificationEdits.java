@@ -64,17 +64,18 @@ public final class NotificationEdits {
      * A copy of {@code cfg} with a new target or matcher.
      *
      * @param params property to values (arrays: several values)
-     * @throws IllegalArgumentException {@code "parameter '<key>': ..."} or
-     *                                  {@code "<type> '<name>' already exists"} and the like
+     * @throws ParameterException    a bad, missing or foreign property (PBS's schema texts)
+     * @throws EntryExistsException  {@code "Cannot create '<name>', an entity with the same name already exists"}
+     * @throws NoSuchEntryException  a matcher's {@code target} that does not exist
      */
     public static NotificationConfig create(NotificationConfig cfg, String type, String name,
                                             Map<String, List<String>> params) {
         checkType(type);
         if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("parameter 'name': value does not match the regex pattern");
+            throw ParameterException.schema("name", "value does not match the regex pattern");
         }
         if (cfg.target(name).isPresent() || cfg.matcher(name).isPresent()) {
-            throw new IllegalArgumentException("Cannot create '" + name + "', an entity with the same name already exists");
+            throw new EntryExistsException("Cannot create '" + name + "', an entity with the same name already exists");
         }
         return write(cfg, type, name, params, Map.of());
     }
@@ -91,8 +92,8 @@ public final class NotificationEdits {
         Map<String, List<String>> merged = new LinkedHashMap<>(e.section().lists());
         e.secrets().lists().forEach(merged::put);
         delete.forEach(k -> {
-            if (!KEYS.get(type).contains(k)) {
-                throw new IllegalArgumentException("parameter 'delete': unknown property '" + k + "'");
+            if (!KEYS.get(type).contains(k) || REQUIRED.get(type).contains(k)) {
+                throw ParameterException.schema("delete", "value '" + k + "' is not defined in the enumeration.");
             }
             merged.remove(k);
         });
@@ -108,13 +109,22 @@ public final class NotificationEdits {
     /**
      * A copy without the entry.
      *
-     * @throws IllegalArgumentException if it does not exist or is built in and unchanged
+     * @throws NoSuchEntryException     if it does not exist
+     * @throws IllegalArgumentException if it is built in and unchanged, or (as PBS) a target a
+     *                                  matcher still names: {@code "cannot delete '<name>', referenced by: <matchers>"}
      */
     public static NotificationConfig remove(NotificationConfig cfg, String type, String name) {
         NotificationConfig.Entry e = existing(cfg, type, name);
         if (e.origin().equals("builtin")) {
             throw new IllegalArgumentException("cannot delete built-in " + (type.equals("matcher") ? "matcher" : "target")
                     + " '" + name + "'");
+        }
+        if (!type.equals("matcher") && e.origin().equals("user-created")) {
+            List<String> users = cfg.matchers().stream().filter(m -> m.values("target").contains(name))
+                    .map(NotificationConfig.Entry::name).toList();
+            if (!users.isEmpty()) {
+                throw new IllegalArgumentException("cannot delete '" + name + "', referenced by: " + String.join(", ", users));
+            }
         }
         return cfg.without(type, name);
     }
@@ -123,13 +133,20 @@ public final class NotificationEdits {
     public static NotificationConfig.Entry existing(NotificationConfig cfg, String type, String name) {
         checkType(type);
         var e = type.equals("matcher") ? cfg.matcher(name) : cfg.target(name).filter(t -> t.type().equals(type));
-        return e.orElseThrow(() -> new NoSuchEntryException(type.equals("matcher") ? "matcher '" + name + "' not found"
-                : "endpoint '" + name + "' does not exist"));
+        return e.orElseThrow(() -> new NoSuchEntryException((type.equals("matcher") ? "matcher '" : "endpoint '")
+                + name + "' not found"));
     }
 
-    /** Thrown for a missing target or matcher (the API answers 404). */
+    /** Thrown for a missing target or matcher (the API answers 404, PBS's text). */
     public static final class NoSuchEntryException extends IllegalArgumentException {
         NoSuchEntryException(String message) {
+            super(message);
+        }
+    }
+
+    /** Thrown when the name of a new entry is taken (the API answers 400, PBS's text). */
+    public static final class EntryExistsException extends IllegalArgumentException {
+        EntryExistsException(String message) {
             super(message);
         }
     }
@@ -161,19 +178,19 @@ public final class NotificationEdits {
         for (Map.Entry<String, List<String>> p : params.entrySet()) {
             String k = p.getKey();
             if (!KEYS.get(type).contains(k)) {
-                throw new IllegalArgumentException("parameter '" + k + "': schema does not allow additional properties");
+                throw ParameterException.schema(k, "schema does not allow additional properties.");
             }
             List<String> vs = p.getValue();
             if (!NotificationConfig.ARRAYS.contains(k) && vs.size() > 1) {
-                throw new IllegalArgumentException("parameter '" + k + "': expected a single value");
+                throw ParameterException.schema(k, "duplicate parameter.");
             }
-            check(type, k, vs, oldSecrets);
+            check(type, k, vs);
             List<String> values = k.equals("secret") ? withOldValues(vs, oldSecrets) : vs;
             (SECRETS.contains(k) ? priv : pub).put(k, values);
         }
         for (String r : REQUIRED.get(type)) {
             if (!params.containsKey(r)) {
-                throw new IllegalArgumentException("parameter '" + r + "': parameter is missing and it is not optional");
+                throw ParameterException.schema(r, "parameter is missing and it is not optional.");
             }
         }
         if (type.equals("matcher")) {
@@ -182,7 +199,7 @@ public final class NotificationEdits {
                     "user-created"), java.time.ZoneId.systemDefault());
             for (String t : pub.getOrDefault("target", List.of())) {
                 if (cfg.target(t).isEmpty()) {
-                    throw new IllegalArgumentException("parameter 'target': target '" + t + "' does not exist");
+                    throw new NoSuchEntryException("endpoint '" + t + "' does not exist"); // PBS: 404
                 }
             }
         }
@@ -191,41 +208,64 @@ public final class NotificationEdits {
 
     private static List<String> withOldValues(List<String> secrets, Map<String, String> old) {
         List<String> out = new ArrayList<>();
+        java.util.Set<String> names = new java.util.HashSet<>();
         for (String s : secrets) {
             Map<String, String> kv = HttpSender.keyValue(s);
             String v = kv.containsKey("value") ? kv.get("value") : old.get(kv.get("name"));
             if (v == null) {
-                throw new IllegalArgumentException("parameter 'secret': no value for new secret '" + kv.get("name") + "'");
+                throw ParameterException.check("secret", "secret '" + kv.get("name") + "' not known");
+            }
+            if (!names.add(kv.get("name"))) {
+                throw ParameterException.check("secret", "secret '" + kv.get("name") + "' defined multiple times");
             }
             out.add("name=" + kv.get("name") + ",value=" + v);
         }
         return out;
     }
 
-    private static void check(String type, String k, List<String> vs, Map<String, String> oldSecrets) {
+    /** PBS's checks of one property's values: its schema's texts, or those of its own checks (headers, secrets). */
+    private static void check(String type, String k, List<String> vs) {
         for (String v : vs) {
+            if (k.equals("header") || k.equals("secret")) {
+                Map<String, String> kv = HttpSender.keyValue(v);
+                if (k.equals("header") && !kv.containsKey("value")) {
+                    throw ParameterException.check(k, "header '" + kv.get("name") + "' has empty value");
+                }
+                if (kv.containsKey("value") && base64(kv.get("value")) != null) {
+                    throw ParameterException.check(k, k + " '" + kv.get("name") + "' does not have valid base64 encoded data");
+                }
+                continue;
+            }
             String bad = switch (k) {
                 case "mode" -> type.equals("smtp") ? oneOf(v, "insecure", "starttls", "tls") : oneOf(v, "all", "any");
                 case "method" -> oneOf(v, "post", "put", "get");
-                case "port" -> v.matches("\\d{1,5}") && Integer.parseInt(v) <= 65535 ? null : "invalid port";
-                case "disable", "invert-match" -> oneOf(v, "0", "1", "true", "false");
+                case "port" -> port(v);
+                case "disable", "invert-match" -> oneOf(v.toLowerCase(java.util.Locale.ROOT), "0", "1", "true", "false",
+                        "on", "off", "yes", "no") == null ? null : "Unable to parse boolean option.";
                 case "url", "server" -> v.matches("https?://\\S+") || (k.equals("server") && !type.equals("gotify")
-                        && v.matches("[A-Za-z0-9.:\\[\\]-]+")) ? null : "invalid " + k;
+                        && v.matches("[A-Za-z0-9.:\\[\\]-]+")) ? null : "value does not match the regex pattern";
                 case "body" -> base64(v);
-                case "header", "secret" -> {
-                    Map<String, String> kv = HttpSender.keyValue(v);
-                    yield kv.containsKey("value") ? base64(kv.get("value")) : k.equals("header") ? "header without value" : null;
-                }
                 default -> v.indexOf('\n') >= 0 ? "must not contain a line break" : null;
             };
             if (bad != null) {
-                throw new IllegalArgumentException("parameter '" + k + "': " + bad);
+                throw ParameterException.schema(k, bad);
             }
         }
     }
 
+    private static String port(String v) {
+        long n;
+        try {
+            n = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            return "invalid digit found in string";
+        }
+        return n < 0 ? "value must have a minimum value of 0 (got " + n + ")"
+                : n > 65535 ? "value must have a maximum value of 65535 (got " + n + ")" : null;
+    }
+
     private static String oneOf(String v, String... allowed) {
-        return List.of(allowed).contains(v) ? null : "value '" + v + "' is not one of " + String.join(", ", allowed);
+        return List.of(allowed).contains(v) ? null : "value '" + v + "' is not defined in the enumeration.";
     }
 
     private static String base64(String v) {

@@ -117,11 +117,12 @@ public final class Notifier implements AutoCloseable {
      * Sends a test notification to one target now ({@code notification target test}).
      *
      * @throws IOException              the sending error (secrets masked)
-     * @throws IllegalArgumentException if there is no such target
+     * @throws NotificationEdits.NoSuchEntryException {@code "endpoint '<name>' does not exist"} (PBS's text)
+     * @throws IllegalArgumentException                if the files do not parse
      */
     public void test(String target) throws IOException {
         NotificationConfig.Entry t = NotificationConfig.load(configDir).target(target)
-                .orElseThrow(() -> new IllegalArgumentException("notification target '" + target + "' does not exist"));
+                .orElseThrow(() -> new NotificationEdits.NoSuchEntryException("endpoint '" + target + "' does not exist"));
         send(t, new Notification(Severity.INFO, "Test notification",
                 "This is a test of the notification target '" + target + "'.",
                 Map.of("hostname", node, "type", "test"), System.currentTimeMillis() / 1000));

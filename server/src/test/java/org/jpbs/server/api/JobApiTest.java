@@ -206,6 +206,13 @@ class JobApiTest {
         assertFalse(list.text().contains("password"), list.text());
         assertFalse(call("raudit", "GET", "/config/remote/rem1", null).text().contains("password"));
         assertEquals(403, call("raudit", "POST", "/config/remote", "name=rem2&host=h2&auth-id=a@pbs&password=x").status());
+        // a bad value names its key once, in PBS's form (it read "'port': port: ..." before)
+        Resp badPort = call("radmin", "POST", "/config/remote", "name=rem3&host=h3&auth-id=a@pbs&password=x&port=70000");
+        assertEquals(400, badPort.status());
+        assertEquals("parameter verification failed - 'port': value must have a maximum value of 65535 (got 70000)", badPort.text());
+        Resp badHost = call("radmin", "PUT", "/config/remote/rem1", "host=%5B%3A%3A1");
+        assertEquals("parameter verification failed - 'host': '[::1' is not a host name or address (a DNS name,"
+                + " an IPv4 address, or an IPv6 address without brackets)", badHost.text());
         assertEquals(200, call("radmin", "POST", "/config/remote", "name=rem2&host=h2&auth-id=a@pbs&password=s3cret").status());
         assertTrue(Files.readString(config.resolve("remote.cfg")).contains("\tpassword czNjcmV0\n"));
         Resp hidden = call("raudit", "DELETE", "/config/remote/rem1", null);

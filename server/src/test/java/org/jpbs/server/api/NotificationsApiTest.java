@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * privileges per role (the datastore roles have no rights here; Audit on
  * /system/notifications reads; Admin changes), secrets never answered and kept in the 0600
  * private file, updates keep secrets given by name, built-ins cannot be removed, a test of a
- * target that is down is a 500 naming it.
+ * target that is down is a 500 naming it; PBS's error texts; a file with an unknown key is
+ * refused in one line naming file, line, key and section.
  */
 class NotificationsApiTest {
     static final String N = "/api2/json/config/notifications";
@@ -107,20 +108,52 @@ class NotificationsApiTest {
         assertTrue(Files.readString(config.resolve("notifications-priv.cfg")).contains("secret name=k,value=U0VDUkVU"));
         assertFalse(as("admin", "GET", "/endpoints/webhook/hook1", null).json().get("data").has("comment"));
 
-        Resp bad = as("admin", "POST", "/matchers", "name=m2&target=nope");
-        assertEquals(400, bad.status());
-        assertTrue(bad.text().contains("target 'nope' does not exist"), bad.text());
-        assertEquals(400, as("admin", "POST", "/endpoints/smtp", "name=mail2&server=x").status());
-        assertEquals(404, as("admin", "GET", "/endpoints/smtp/none", null).status());
+        // PBS's error texts (proxmox-notify, proxmox-schema)
+        assertError(404, "endpoint 'nope' does not exist", as("admin", "POST", "/matchers", "name=m2&target=nope"));
+        assertError(400, "parameter verification failed - 'from-address': parameter is missing and it is not optional.",
+                as("admin", "POST", "/endpoints/smtp", "name=mail2&server=x"));
+        assertError(400, "parameter verification failed - 'port': value must have a maximum value of 65535 (got 70000)",
+                as("admin", "POST", "/endpoints/smtp", "name=mail2&server=x&from-address=a%40b&port=70000"));
+        assertError(400, "parameter verification failed - 'method': value 'patch' is not defined in the enumeration.",
+                as("admin", "POST", "/endpoints/webhook", "name=hook2&url=http://127.0.0.1:1/x&method=patch"));
+        assertError(400, "Cannot create 'mail1', an entity with the same name already exists",
+                as("admin", "POST", "/endpoints/gotify", "name=mail1&server=http://x&token=t"));
+        assertError(404, "endpoint 'none' not found", as("admin", "GET", "/endpoints/smtp/none", null));
+        assertError(404, "endpoint 'mail1' not found", as("admin", "PUT", "/endpoints/gotify/mail1", "comment=x"));
+        assertError(404, "matcher 'none' not found", as("admin", "DELETE", "/matchers/none", null));
+        assertError(400, "secret 'other' not known", as("admin", "PUT", "/endpoints/webhook/hook1", "secret=name%3Dother"));
+        assertError(400, "cannot delete 'hook1', referenced by: m1", as("admin", "DELETE", "/endpoints/webhook/hook1", null));
 
         Resp t = as("admin", "POST", "/targets/hook1/test", "");
         assertEquals(500, t.status());
         assertTrue(t.text().contains("hook1") && t.text().contains("connect") && !t.text().contains("SECRET"), t.text());
-        assertEquals(404, as("admin", "POST", "/targets/none/test", "").status());
+        assertError(404, "endpoint 'none' does not exist", as("admin", "POST", "/targets/none/test", ""));
 
         assertEquals(400, as("admin", "DELETE", "/endpoints/sendmail/mail-to-root", null).status());
         assertEquals(200, as("admin", "DELETE", "/matchers/m1", null).status());
         assertEquals(200, as("admin", "DELETE", "/endpoints/smtp/mail1", null).status());
         assertFalse(Files.readString(config.resolve("notifications-priv.cfg")).contains("PW-123"));
+    }
+
+    @Test
+    void aFileWithAnUnknownKeyIsRefusedNamingFileSectionAndKey() throws Exception {
+        Path pub = config.resolve("notifications.cfg");
+        String before = Files.exists(pub) ? Files.readString(pub) : "";
+        try {
+            String broken = "sendmail: s1\n\tmailto a@example.com\n\tmail-to b@example.com\n";
+            Files.writeString(pub, broken);
+            String line = "notifications.cfg line 3: unknown property 'mail-to' in section 'sendmail: s1'";
+            assertError(400, line, as("admin", "GET", "/targets", null));
+            assertError(400, line, as("admin", "POST", "/endpoints/sendmail", "name=s2&mailto=c%40example.com"));
+            assertEquals(broken, Files.readString(pub), "nothing written");
+            assertError(400, line, as("admin", "POST", "/targets/s1/test", ""));
+        } finally {
+            Files.writeString(pub, before);
+        }
+    }
+
+    private static void assertError(int status, String text, Resp r) {
+        assertEquals(status, r.status(), r.text());
+        assertEquals(text, r.text().strip());
     }
 }

@@ -53,6 +53,16 @@ class NotificationRulesTest {
                 () -> NotificationConfig.parse("sendmail: s\n\tauthor a\n\tauthor b\n", ""));
         assertEquals("notifications.cfg line 3: duplicate property 'author'", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> NotificationConfig.parse("pager: p\n\tx y\n", ""));
+        // as PBS's section config: a key the type does not have is an error naming file, line, key and section
+        e = assertThrows(IllegalArgumentException.class,
+                () -> NotificationConfig.parse("sendmail: s\n\tmailto a@x\n\tmailtoo b@x\n", ""));
+        assertEquals("notifications.cfg line 3: unknown property 'mailtoo' in section 'sendmail: s'", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> NotificationConfig.parse("gotify: g\n\tserver http://g\n"
+                + "\ttoken t\n", ""));
+        assertEquals("notifications.cfg line 3: unknown property 'token' in section 'gotify: g'", e.getMessage(),
+                "a secret belongs in the private file");
+        e = assertThrows(IllegalArgumentException.class, () -> NotificationConfig.parse("", "smtp: m\n\tserver x\n"));
+        assertEquals("notifications-priv.cfg line 2: unknown property 'server' in section 'smtp: m'", e.getMessage());
         NotificationConfig d = c.with("gotify", "g", Map.of("server", List.of("http://g")), Map.of("token", List.of("t")))
                 .without("sendmail", "s1");
         assertEquals("gotify: g\n\tserver http://g\n", d.publicText().substring(d.publicText().indexOf("gotify")));
