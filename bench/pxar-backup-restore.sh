@@ -4,20 +4,22 @@
 # 'tar -cf - | zstd -1' of the same tree.
 # Usage: bench/pxar-backup-restore.sh [RUNS] [DIR]
 #   RUNS  runs per measurement (default 3); the table shows the median
-#   DIR   the tree (default /usr/share)
+#   DIR   the tree (default $JPBS_BENCH_TREE, else /usr/share; e.g. JPBS_BENCH_TREE=/usr/share/doc
+#         for a quick run while iterating)
 # Environment: JPBS_BENCH_DS_DIR (datastores, tar archive, restore targets, server config;
 #   default /dev/shm/jpbs-pxar-bench, so the disk's file creation does not dominate);
 #   JPBS_BENCH_PORT (server port, default 18017).
 # Measured: full backup (empty datastore) MiB/s and files/s; the seconds of a second backup of
 # the unchanged tree in the default mode and, if 'jpbs backup' has --change-detection-mode,
 # in metadata mode (else n/a), for tar with --listed-incremental; restore MiB/s (extracting the
-# tree with its metadata). Times are wall-clock seconds of whole commands (JVM start included);
+# tree with its metadata) of the default-mode snapshot, and of the metadata-mode (split archive)
+# snapshot. Every measurement line carries the load average (uptime) it ran under. Times are wall-clock seconds of whole commands (JVM start included);
 # MiB = 2^20 bytes of regular files' contents. The server and the client share the
 # machine's cores. Prints uptime (load) before and after.
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 runs=${1:-3}
-tree=${2:-/usr/share}
+tree=${2:-${JPBS_BENCH_TREE:-/usr/share}}
 dsdir=${JPBS_BENCH_DS_DIR:-/dev/shm/jpbs-pxar-bench}
 port=${JPBS_BENCH_PORT:-18017}
 jpbs="$root/jpbs"
@@ -50,7 +52,7 @@ measure() { # name, prep, command...: median of RUNS, prep runs untimed before e
   local list=()
   for _ in $(seq "$runs"); do $prep; list+=("$(timeit "$@")"); done
   secs[$name]=$(printf '%s\n' "${list[@]}" | median)
-  echo "  $name: ${list[*]} s" >&2
+  echo "  $name: ${list[*]} s   (load: $(cut -d' ' -f1-3 /proc/loadavg))" >&2
 }
 noprep() { :; }
 check_restored() {
@@ -86,8 +88,10 @@ backup() { # repo [extra options]; every snapshot gets its own time (timed runs 
   echo "$t" >"$dsdir/time"
   "$jpbs" backup -q --repository "$repo" --backup-type host --backup-id bench --backup-time "$t" "$@" "root.pxar:$tree"
 }
-restore() { # repo
-  "$jpbs" restore -q --repository "$1" host/bench root.pxar "$out"
+restore() { # repo [snapshot time]: the latest snapshot, or the one of that time
+  local snap=host/bench
+  [ -n "${2:-}" ] && snap="host/bench/$(date -u -d "@$2" +%Y-%m-%dT%H:%M:%SZ)"
+  "$jpbs" restore -q --repository "$1" "$snap" root.pxar "$out"
 }
 
 run_jpbs() { # label repo wipe-function
@@ -95,12 +99,18 @@ run_jpbs() { # label repo wipe-function
   echo "jpbs $label:" >&2
   measure "$label-full" "$wipe" backup "$repo"
   measure "$label-incr" noprep backup "$repo"
+  local legacy
+  legacy=$(cat "$dsdir/time")
   if [ "$metadata" = yes ]; then
     backup "$repo" --change-detection-mode metadata >/dev/null   # the first one writes the metadata archive
     measure "$label-meta" noprep backup "$repo" --change-detection-mode metadata
   fi
-  measure "$label-restore" clear_out restore "$repo"
+  measure "$label-restore" clear_out restore "$repo" "$legacy"
   check_restored
+  if [ "$metadata" = yes ]; then
+    measure "$label-restore-split" clear_out restore "$repo"
+    check_restored
+  fi
 }
 
 wipe_local() { rm -rf "$ds"; "$jpbs" datastore create "$ds" >/dev/null 2>&1; }
@@ -129,14 +139,19 @@ run_jpbs serve "root@pam!bench@127.0.0.1:$port:store1" wipe_server
 echo "after: $(uptime)" >&2
 rate() { awk -v n="$1" -v s="$2" 'BEGIN{ if (s > 0) printf "%.1f", n/s; else print "n/a" }'; }
 files_rate() { awk -v n="$files" -v s="$1" 'BEGIN{ if (s > 0) printf "%.0f", n/s; else print "n/a" }'; }
-row() { # label full incr meta restore
-  printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$(rate "$mib" "$2")" "$(files_rate "$2")" "$3" "$4" "$(rate "$mib" "$5")"
+row() { # label full incr meta restore restore-split
+  printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$(rate "$mib" "$2")" "$(files_rate "$2")" "$3" "$4" \
+    "$(rate "$mib" "$5")" "$([ "$6" = n/a ] && echo n/a || rate "$mib" "$6")"
 }
 echo
 echo "$tree: $mib MiB, $files entries; median of $runs; $(nproc) cores"
 echo
-echo "| | full backup MiB/s | files/s | unchanged 2nd backup s (default) | (metadata mode) | restore MiB/s |"
-echo "|---|---|---|---|---|---|"
-row "tar -cf - \| zstd -1 (2nd: tar -g)" "${secs[tar-full]}" "${secs[tar-incr]}" "n/a" "${secs[tar-restore]}"
-row "jpbs, local datastore" "${secs[local-full]}" "${secs[local-incr]}" "${secs[local-meta]:-n/a}" "${secs[local-restore]}"
-row "jpbs, through jpbs serve" "${secs[serve-full]}" "${secs[serve-incr]}" "${secs[serve-meta]:-n/a}" "${secs[serve-restore]}"
+echo "| | full backup MiB/s | files/s | unchanged 2nd backup s (default) | (metadata mode) | restore MiB/s | (split archive) |"
+echo "|---|---|---|---|---|---|---|"
+row "tar -cf - \| zstd -1 (2nd: tar -g)" "${secs[tar-full]}" "${secs[tar-incr]}" "n/a" "${secs[tar-restore]}" n/a
+row "jpbs, local datastore" "${secs[local-full]}" "${secs[local-incr]}" "${secs[local-meta]:-n/a}" "${secs[local-restore]}" \
+  "${secs[local-restore-split]:-n/a}"
+row "jpbs, through jpbs serve" "${secs[serve-full]}" "${secs[serve-incr]}" "${secs[serve-meta]:-n/a}" "${secs[serve-restore]}" \
+  "${secs[serve-restore-split]:-n/a}"
+echo
+echo "load before/after: see above; now: $(uptime)"

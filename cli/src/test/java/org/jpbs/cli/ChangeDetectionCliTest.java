@@ -100,6 +100,7 @@ class ChangeDetectionCliTest {
         // only the metadata stream may differ (reused files' goodbye items count no payload)
         assertTrue(chunkFiles(repo) - chunks <= 3, "new chunks " + (chunkFiles(repo) - chunks));
         restoreEqual(cli, T2, "root.mpxar", src, tmp);
+        catalogFromMetadataArchive(cli, src);
 
         // a changed file (new contents, same size, new mtime) and a new file are read; the file
         // before the changed one shares its chunk (too much padding to reuse), everything after is reused
@@ -138,6 +139,9 @@ class ChangeDetectionCliTest {
             assertEquals(first[0], second[1], b2.err());
             assertTrue(server.uploadedChunks(new BackupSnapshotRef(GROUP, T2)) <= 3, b2.err());
             restoreEqual(cli, T2, "root.mpxar", src, tmp);
+            CliRunner.Result find = cli.run("catalog", "find", snap(T2), "/root.mpxar.didx/dir1/hardlink");
+            assertEquals(0, find.exit(), find.all());
+            assertEquals("\"/root.mpxar.didx/dir1/hardlink\"\n", find.out());
 
             // the raw metadata stream is still a pxar stream with references
             CliRunner.Result raw = cli.run("restore", "-q", snap(T2), "root.mpxar", "-");
@@ -186,6 +190,29 @@ class ChangeDetectionCliTest {
         assertEquals(2, r.exit(), r.all());
         assertTrue(r.err().contains("--change-detection-mode: value 'fast' is not defined"), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.all());
+    }
+
+    /**
+     * A snapshot of split archives has no catalog: {@code catalog dump} and {@code find} list its
+     * metadata archive instead (docs/pxar.md#catalog-of-split-archives), the same entries a legacy
+     * backup's catalog lists for the tree.
+     */
+    private static void catalogFromMetadataArchive(CliRunner cli, Path src) {
+        CliRunner.Result legacy = cli.run("backup", "-q", "--backup-type", "host", "--backup-id", "legacy",
+                "--backup-time", Long.toString(T1), "--exclude", "*.tmp", "root.pxar:" + src);
+        assertEquals(0, legacy.exit(), legacy.all());
+        CliRunner.Result want = cli.run("catalog", "dump", "host/legacy/" + BackupSnapshotRef.formatTime(T1));
+        assertEquals(0, want.exit(), want.all());
+        CliRunner.Result dump = cli.run("catalog", "dump", snap(T2));
+        assertEquals(0, dump.exit(), dump.all());
+        assertTrue(dump.out().startsWith("d \"./root.mpxar.didx\"\n"), dump.out());
+        assertEquals(want.out().replace("./root.pxar.didx", "./root.mpxar.didx"), dump.out());
+        assertTrue(dump.out().lines().count() > 200, dump.out());
+        CliRunner.Result find = cli.run("catalog", "find", snap(T2), "/root.mpxar.didx/dir3/**/file-3?.txt");
+        assertEquals(0, find.exit(), find.all());
+        List<String> found = find.out().lines().toList();
+        assertEquals(9, found.size(), find.out());
+        assertTrue(found.stream().allMatch(l -> l.startsWith("\"/root.mpxar.didx/dir3/")), find.out());
     }
 
     private static CliRunner.Result backup(CliRunner cli, String mode, long time, Path src) {

@@ -5,6 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
+import java.util.UUID;
+import org.jpbs.client.backup.ImageBackup;
+import org.jpbs.core.index.FixedIndex;
 
 /** Test helper: seeded images with random, zero and compressible text regions. */
 public final class TestImages {
@@ -45,5 +48,20 @@ public final class TestImages {
         Path p = dir.resolve(name);
         Files.write(p, data);
         return p;
+    }
+
+    /** An image backed up into a chunk store in memory. */
+    public record BackedUp(byte[] data, MemoryChunkStore store, FixedIndex index) {}
+
+    /** {@link #mixed}(11) written to {@code dir/src.img} and backed up in 1 MiB chunks on {@code workers} threads. */
+    public static BackedUp backUp(Path dir, int workers) throws IOException {
+        byte[] data = mixed(11);
+        Path img = write(dir, "src.img", data);
+        MemoryChunkStore store = new MemoryChunkStore();
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(img)) {
+            FixedIndex index = new ImageBackup().chunkSize(MIB).workers(workers)
+                    .run(ch, data.length, store, UUID.randomUUID(), 1, "src.img").index();
+            return new BackedUp(data, store, index);
+        }
     }
 }

@@ -1,7 +1,9 @@
 package org.jpbs.cli.commands;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -9,8 +11,11 @@ import org.jpbs.cli.CliContext;
 import org.jpbs.cli.keys.CryptOptions;
 import org.jpbs.client.engine.RestoreEngine;
 import org.jpbs.client.progress.ProgressListener;
+import org.jpbs.core.pxar.IndexReadAt;
+import org.jpbs.core.pxar.catalog.ArchiveCatalog;
 import org.jpbs.core.pxar.catalog.CatalogDump;
 import org.jpbs.core.pxar.catalog.CatalogReader;
+import org.jpbs.core.pxar.catalog.CatalogWriter;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.index.IndexFile;
 import org.jpbs.core.manifest.FileEntry;
@@ -84,16 +89,46 @@ public final class CatalogCommand implements Callable<Integer> {
             return 0;
         }
 
+        /**
+         * The snapshot's catalog; without one (split archives), the catalog their metadata
+         * archives make, in name order ({@code docs/pxar.md#catalog-of-split-archives}).
+         */
         static CatalogReader read(RestoreEngine engine, CryptConfig crypt) throws IOException {
             String label = Snapshots.describe(engine.source().snapshot());
-            FileEntry entry = engine.source().manifest().file(CATALOG).orElseThrow(() -> new IllegalArgumentException(
-                    "snapshot " + label + " has no catalog (" + CATALOG + "): it holds no file archive"));
+            java.util.Optional<FileEntry> catalog = engine.source().manifest().file(CATALOG);
+            if (catalog.isEmpty()) {
+                return fromMetadataArchives(engine, crypt, label);
+            }
+            FileEntry entry = catalog.get();
             CryptConfig key = engine.keyFor(entry, crypt, label);
             IndexFile index = engine.openIndex(CATALOG);
             ByteArrayOutputStream data = new ByteArrayOutputStream();
             engine.restore(index, key, data, CATALOG, ProgressListener.NONE);
             return new CatalogReader(data.toByteArray());
         }
+    }
+
+    private static CatalogReader fromMetadataArchives(RestoreEngine engine, CryptConfig crypt, String label)
+            throws IOException {
+        List<FileEntry> archives = engine.source().manifest().files().stream()
+                .filter(f -> f.filename().endsWith(".mpxar.didx"))
+                .sorted(java.util.Comparator.comparing(FileEntry::filename)).toList();
+        if (archives.isEmpty()) {
+            throw new IllegalArgumentException("snapshot " + label + " has no catalog (" + CATALOG
+                    + "): it holds no file archive");
+        }
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        CatalogWriter writer = new CatalogWriter(data);
+        for (FileEntry f : archives) {
+            CryptConfig key = engine.keyFor(f, crypt, label);
+            try (IndexReadAt r = engine.randomAccess(engine.openIndex(f.filename()), key,
+                    IndexReadAt.DEFAULT_CACHE_BYTES, f.filename())) {
+                ArchiveCatalog.add(writer, f.filename().getBytes(StandardCharsets.UTF_8),
+                        new BufferedInputStream(r.streamFrom(0), 1 << 16));
+            }
+        }
+        writer.finish();
+        return new CatalogReader(data.toByteArray());
     }
 
     /** {@code jpbs catalog dump SNAPSHOT}. */

@@ -63,7 +63,10 @@ public final class CatalogShellCommand extends CatalogCommand.Base {
         ArchiveNames names = ArchiveNames.resolve(name, src.manifest());
         ReadAt meta = open(engine, crypt, names.metadata());
         ReadAt payload = names.isSplit() ? open(engine, crypt, names.payload()) : null;
-        CatalogShell shell = new CatalogShell(catalog, name, new PxarAccessor(meta, payload), payload,
+        // a catalog made from split archives names them by their metadata archive
+        String inCatalog = names.isSplit() && src.manifest().file(CatalogCommand.CATALOG).isEmpty()
+                ? names.metadata() : name;
+        CatalogShell shell = new CatalogShell(catalog, inCatalog, new PxarAccessor(meta, payload), payload,
                 ZoneId.systemDefault(), ctx.out(), ctx.err());
         boolean interactive = System.console() != null && System.console().isTerminal();
         shell.run(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), interactive);

@@ -14,7 +14,7 @@ import org.jpbs.client.engine.RestoreEngine;
 import org.jpbs.client.mount.ArchiveTree;
 import org.jpbs.client.mount.ImageTree;
 import org.jpbs.client.mount.PxarTree;
-import org.jpbs.client.restore.IndexReader;
+import org.jpbs.core.pxar.IndexReadAt;
 import org.jpbs.core.api.ArchiveName;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.manifest.FileEntry;
@@ -138,7 +138,7 @@ public final class MountCommand implements Callable<Integer> {
      */
     private ArchiveTree open(RestoreEngine engine, String serverName, CryptConfig crypt, String label)
             throws IOException {
-        long cache = (cacheMib == null ? IndexReader.DEFAULT_CACHE_BYTES >> 20 : cacheMib) << 20;
+        long cache = (cacheMib == null ? IndexReadAt.DEFAULT_CACHE_BYTES >> 20 : cacheMib) << 20;
         var manifest = engine.source().manifest();
         String name = serverName;
         if (name.endsWith(".pxar.didx") && manifest.file(name).isEmpty()) {
@@ -149,7 +149,7 @@ public final class MountCommand implements Callable<Integer> {
         }
         FileEntry entry = engine.source().entry(name);
         CryptConfig key = engine.keyFor(entry, crypt, label);
-        IndexReader main = engine.randomAccess(engine.openIndex(name), key, cache, name);
+        IndexReadAt main = engine.randomAccess(engine.openIndex(name), key, cache, name);
         if (name.endsWith(".pxar.didx")) {
             return PxarTree.of(main, null);
         }

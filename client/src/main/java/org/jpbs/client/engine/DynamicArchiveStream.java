@@ -5,7 +5,6 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -40,6 +39,8 @@ public final class DynamicArchiveStream extends OutputStream {
     private final PayloadChunker payloadChunker;
     private final DynamicIndexBuilder builder = new DynamicIndexBuilder();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /** Chunk buffers free for reuse (at most {@code inFlight + 1}). */
+    private final ArrayDeque<byte[]> free = new ArrayDeque<>();
     private final ExecutorService pool;
     private final int inFlight;
     private final long started = System.nanoTime();
@@ -124,10 +125,38 @@ public final class DynamicArchiveStream extends OutputStream {
     }
 
     private void chunk(byte[] data, int len, long end) throws IOException {
-        byte[] copy = Arrays.copyOf(data, len);
-        pending.add(new Pending(end + injected, pool.submit(() -> archive.processor().process(copy, len))));
+        byte[] copy = buffer(len);
+        System.arraycopy(data, 0, copy, 0, len);
+        pending.add(new Pending(end + injected, pool.submit(() -> {
+            try {
+                return archive.processor().process(copy, len);
+            } finally {
+                recycle(copy);
+            }
+        })));
         while (pending.size() > inFlight) {
             drainOne();
+        }
+    }
+
+    /**
+     * A buffer for a chunk of {@code len} bytes, reused from a chunk already processed if one is
+     * large enough: chunks of megabytes, allocated anew each time, are what the garbage collector
+     * handles worst (humongous objects, collections forced by their allocation).
+     */
+    private byte[] buffer(int len) {
+        byte[] b;
+        synchronized (free) {
+            b = free.poll();
+        }
+        return b != null && b.length >= len ? b : new byte[Integer.highestOneBit(Math.max(len - 1, 1)) << 1];
+    }
+
+    private void recycle(byte[] b) {
+        synchronized (free) {
+            if (free.size() <= inFlight) {
+                free.push(b);
+            }
         }
     }
 

@@ -16,7 +16,6 @@ import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.client.restore.ChunkConsumer;
 import org.jpbs.client.restore.ImageRestore;
-import org.jpbs.client.restore.IndexReader;
 import org.jpbs.client.restore.PipelinedRestore;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.snapshot.SnapshotSource;
@@ -253,8 +252,10 @@ public final class RestoreEngine {
     public RestoreStats extractSplitTree(IndexFile index, IndexFile payload, CryptConfig key, Path target,
             TreeExtractor.Options options, Consumer<String> warnings, String resource, ProgressListener progress)
             throws IOException {
-        IndexReadAt contents = new IndexReadAt(payload, source, key, resource.replace(".mpxar", ".ppxar"), 8);
-        return TreeRestore.extract(this, index, contents, key, target, options, warnings, resource, progress);
+        try (IndexReadAt contents = randomAccess(payload, key, IndexReadAt.DEFAULT_CACHE_BYTES,
+                resource.replace(".mpxar", ".ppxar"))) {
+            return TreeRestore.extract(this, index, contents, key, target, options, warnings, resource, progress);
+        }
     }
 
     /**
@@ -263,9 +264,9 @@ public final class RestoreEngine {
      * of {@code cacheBytes}; a sequential reader gets the next chunks fetched ahead (more of
      * them from a server). The caller closes the reader.
      */
-    public IndexReader randomAccess(IndexFile index, CryptConfig key, long cacheBytes, String resource) {
+    public IndexReadAt randomAccess(IndexFile index, CryptConfig key, long cacheBytes, String resource) {
         int ahead = source.chunkAccess() == SnapshotSource.ChunkAccess.ASYNC ? 4 : 2;
-        return new IndexReader(index, source, key, verify, cacheBytes, ahead, resource);
+        return new IndexReadAt(index, source, key, verify, cacheBytes, ahead, resource);
     }
 
     private ImageRestore local(CryptConfig key, ProgressListener progress) {

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import org.jpbs.core.pxar.ReadAt;
 import org.jpbs.core.pxar.XAttr;
-import org.jpbs.client.restore.IndexReader;
+import org.jpbs.core.pxar.IndexReadAt;
 
 /**
  * An image archive ({@code .img.fidx}, or any index) shown as a directory holding one file,
@@ -17,7 +17,7 @@ public final class ImageTree extends FileHandles {
     private static final int FILE_MODE = 0100444;
 
     private final String name;
-    private final IndexReader reader;
+    private final IndexReadAt reader;
     private final ReadAt src;
     private final int uid;
     private final int gid;
@@ -30,13 +30,13 @@ public final class ImageTree extends FileHandles {
      * @param gid    group of the root and the file
      * @param time   modification time (seconds since the epoch)
      */
-    public ImageTree(String name, IndexReader reader, int uid, int gid, long time) {
+    public ImageTree(String name, IndexReadAt reader, int uid, int gid, long time) {
         if (name.isEmpty() || name.contains("/")) {
             throw new IllegalArgumentException("bad image file name '" + name + "'");
         }
         this.name = name;
         this.reader = reader;
-        this.src = OpenFiles.readAt(reader);
+        this.src = reader;
         this.uid = uid;
         this.gid = gid;
         this.time = time;

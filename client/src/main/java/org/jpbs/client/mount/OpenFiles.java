@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jpbs.core.pxar.ReadAt;
-import org.jpbs.client.restore.IndexReader;
 
 /**
  * The open files of a mount: a handle stands for a byte range of an archive stream (a file's
@@ -46,20 +45,5 @@ final class OpenFiles {
             done += r;
         }
         return done;
-    }
-
-    /** The chunk reader as a {@link ReadAt}. */
-    static ReadAt readAt(IndexReader reader) {
-        return new ReadAt() {
-            @Override
-            public long size() {
-                return reader.size();
-            }
-
-            @Override
-            public int read(long pos, byte[] b, int off, int len) throws IOException {
-                return reader.read(pos, b, off, len);
-            }
-        };
     }
 }

@@ -8,12 +8,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jpbs.core.pxar.Metadata;
+import org.jpbs.core.pxar.IndexReadAt;
 import org.jpbs.core.pxar.PxarAccessor;
 import org.jpbs.core.pxar.PxarEntry;
 import org.jpbs.core.pxar.ReadAt;
 import org.jpbs.core.pxar.XAttr;
 import org.jpbs.client.pxar.fs.AclXattr;
-import org.jpbs.client.restore.IndexReader;
 
 /**
  * A file archive shown as a tree ({@code docs/pxar.md#mount}): paths are looked up through the
@@ -51,8 +51,8 @@ public final class PxarTree extends FileHandles {
     }
 
     /** Over chunk readers of the archive (and payload, or null), closed with the tree. */
-    public static PxarTree of(IndexReader archive, IndexReader payload) {
-        return new PxarTree(OpenFiles.readAt(archive), payload == null ? null : OpenFiles.readAt(payload), () -> {
+    public static PxarTree of(IndexReadAt archive, IndexReadAt payload) {
+        return new PxarTree(archive, payload, () -> {
             archive.close();
             if (payload != null) {
                 payload.close();

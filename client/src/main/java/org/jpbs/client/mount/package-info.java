@@ -4,6 +4,6 @@
  * binding that serves it. {@link org.jpbs.client.mount.PxarTree} shows a file archive through
  * its goodbye tables, {@link org.jpbs.client.mount.ImageTree} an image archive as one file;
  * both read the archive's chunks on demand through a chunk cache
- * ({@link org.jpbs.client.restore.IndexReader}).
+ * ({@link org.jpbs.core.pxar.IndexReadAt}).
  */
 package org.jpbs.client.mount;

@@ -13,7 +13,9 @@ import org.jpbs.core.blob.ZeroChunks;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
+import org.jpbs.core.index.ChunkCheck;
 import org.jpbs.core.index.IndexFile;
+import org.jpbs.core.index.ZeroDigests;
 import org.jpbs.core.pipeline.BoundedPipeline;
 import org.jpbs.core.pipeline.Workers;
 
@@ -71,7 +73,7 @@ final class RestoreRun {
      * @throws CorruptDataException naming the chunk, its number and offset
      */
     byte[] checked(int i, byte[] data) throws CorruptDataException {
-        check(index, i, data, verify, crypt, resource);
+        ChunkCheck.check(index, i, data, verify, crypt, resource);
         counters.fetchedChunks.increment();
         counters.fetchedBytes.add(index.chunkLength(i));
         return data;
@@ -172,29 +174,6 @@ final class RestoreRun {
             pool.shutdownNow();
         }
         return counters.stats(index, System.nanoTime() - start);
-    }
-
-    /**
-     * Checks a decoded chunk: its length must be the index's chunk length and, with
-     * {@code verify}, its SHA-256 must be its digest.
-     *
-     * @throws CorruptDataException naming the chunk, its number and offset
-     */
-    static void check(IndexFile index, int i, byte[] data, boolean verify, CryptConfig crypt, String resource)
-            throws CorruptDataException {
-        Digest d = index.digest(i);
-        int len = index.chunkLength(i);
-        if (data.length != len) {
-            throw new CorruptDataException("chunk " + d.hex(), -1, "decoded to " + data.length
-                    + " bytes, but " + resource + " expects " + len + " (chunk #" + i + ")");
-        }
-        if (verify) {
-            Digest actual = EncodedChunk.digest(data, 0, len, crypt);
-            if (!actual.equals(d)) {
-                throw new CorruptDataException("chunk " + d.hex(), -1, "content does not match its digest (hashes to "
-                        + actual.hex() + "; " + resource + " chunk #" + i + " at byte " + index.chunkStart(i) + ")");
-            }
-        }
     }
 
     /** Writes {@code data[0, len)} at {@code offset} with positional writes. */

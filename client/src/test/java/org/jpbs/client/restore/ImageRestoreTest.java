@@ -41,13 +41,10 @@ class ImageRestoreTest {
 
     @BeforeEach
     void backUp() throws IOException {
-        data = TestImages.mixed(11);
-        Path img = TestImages.write(dir, "src.img", data);
-        store = new MemoryChunkStore();
-        try (FileChannel ch = FileChannel.open(img)) {
-            index = new ImageBackup().chunkSize(MIB).workers(3)
-                    .run(ch, data.length, store, UUID.randomUUID(), 1, "src.img").index();
-        }
+        TestImages.BackedUp b = TestImages.backUp(dir, 3); // 10 MiB + 12345: [4M,8M) zeros
+        data = b.data();
+        store = b.store();
+        index = b.index();
     }
 
     private RestoreStats restoreToFile(Path target, boolean sparse, int workers) throws IOException {

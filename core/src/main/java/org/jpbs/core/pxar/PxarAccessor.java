@@ -16,6 +16,7 @@ import java.util.List;
 public final class PxarAccessor {
     private final ReadAt src;
     private final ReadAt payload;
+    private volatile Node root;
 
     /**
      * An entry found by the accessor: the decoded entry, where its FILENAME starts and how
@@ -40,8 +41,17 @@ public final class PxarAccessor {
         this.payload = payload;
     }
 
-    /** The root directory. */
+    /** The root directory (read once: every lookup starts there). */
     public Node root() throws IOException {
+        Node r = root;
+        if (r == null) {
+            r = readRoot();
+            root = r;
+        }
+        return r;
+    }
+
+    private Node readRoot() throws IOException {
         long size = src.size();
         if (size < PxarFormat.HEADER_SIZE + PxarFormat.STAT_SIZE + 40) {
             throw new PxarFormatException(0, "archive too short");

@@ -54,7 +54,7 @@ public final class PxarDecoder implements EntrySource {
     }
 
     private PxarDecoder(InputStream in, long offset, byte[] dirPath) {
-        this.in = new ItemReader(in, offset, 4096);
+        this.in = new ItemReader(in, offset, 512); // one entry: small reads (the buffer grows for a larger item)
         this.started = true;
         this.stack.push(new Dir(dirPath, null, -1));
     }

@@ -115,8 +115,16 @@ final class EntryOutput implements AutoCloseable {
         });
     }
 
-    /** Adds a regular file; returns true if the look-ahead holds it (and takes over {@code fd}). */
-    boolean file(int fd, byte[] name, byte[] path, Sys.FileStat s, Metadata meta) throws IOException {
+    /**
+     * Adds a regular file read by {@link EntryRead} (contents possibly read ahead); returns true if
+     * the look-ahead holds it and has taken over its descriptor.
+     */
+    boolean file(EntryRead r) throws IOException {
+        int fd = r.fd;
+        byte[] name = r.name;
+        byte[] path = r.path;
+        Sys.FileStat s = r.stat;
+        Metadata meta = r.meta;
         long[] linkOffset = null;
         if (s.nlink > 1) {
             Map<Long, Object[]> inodes = hardlinks.computeIfAbsent(s.dev(), k -> new HashMap<>());
@@ -143,7 +151,7 @@ final class EntryOutput implements AutoCloseable {
             }
             lookahead.flush();
         }
-        read(fd, name, path, s, meta, linkOffset);
+        read(fd, name, path, s, meta, linkOffset, r.data, r.length, r.complete);
         return false;
     }
 
@@ -163,9 +171,12 @@ final class EntryOutput implements AutoCloseable {
         }
     }
 
-    /** Encodes a regular file with its contents read from {@code fd}. */
-    private void read(int fd, byte[] name, byte[] path, Sys.FileStat s, Metadata meta, long[] linkOffset)
-            throws IOException {
+    /**
+     * Encodes a regular file: {@code head[0, headLength)} is its start read ahead ({@code complete}:
+     * all of it), the rest is read from {@code fd}.
+     */
+    private void read(int fd, byte[] name, byte[] path, Sys.FileStat s, Metadata meta, long[] linkOffset,
+            byte[] head, int headLength, boolean complete) throws IOException {
         if (catalog != null) {
             catalog.addFile(name, s.size, s.mtimeSecs);
         }
@@ -175,7 +186,12 @@ final class EntryOutput implements AutoCloseable {
         long offset = enc.beginFile(name, meta, s.size);
         counters.filesRead++;
         long remaining = s.size;
-        while (remaining > 0) {
+        if (headLength > 0) {
+            enc.write(head, 0, headLength);
+            counters.bytesRead += headLength;
+            remaining -= headLength;
+        }
+        while (remaining > 0 && !complete) {
             int got = sys.read(fd, copy, 0, copy.length);
             if (got == 0) {
                 break;
@@ -208,7 +224,8 @@ final class EntryOutput implements AutoCloseable {
         return new Lookahead.Writer() {
             @Override
             public void read(Lookahead.Held f) throws IOException {
-                EntryOutput.this.read(f.fd(), f.name(), f.path(), f.stat(), f.metadata(), f.linkOffset());
+                EntryOutput.this.read(f.fd(), f.name(), f.path(), f.stat(), f.metadata(), f.linkOffset(), null, 0,
+                        f.stat().size == 0);
             }
 
             @Override

@@ -22,7 +22,13 @@ final class ExcludeFile {
     static void read(Sys sys, int dirfd, byte[] dirPath, List<MatchEntry> out, Consumer<String> warnings) {
         byte[] content;
         try {
-            int fd = sys.openat(dirfd, NAME, Libc.O_RDONLY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
+            int fd = sys.tryOpenat(dirfd, NAME, Libc.O_RDONLY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
+            if (fd == -Libc.ENOENT) {
+                return; // the usual case: no exclude file here
+            }
+            if (fd < 0) {
+                throw new SysException("open", NAME, -fd);
+            }
             try {
                 ByteArrayOutputStream b = new ByteArrayOutputStream();
                 byte[] buf = new byte[65536];

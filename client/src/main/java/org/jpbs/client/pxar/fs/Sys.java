@@ -64,17 +64,25 @@ final class Sys implements AutoCloseable {
     }
 
     int openat(int dirfd, byte[] name, int flags, int mode) throws SysException {
+        int fd = tryOpenat(dirfd, name, flags, mode);
+        if (fd < 0) {
+            throw new SysException("open", name, -fd);
+        }
+        return fd;
+    }
+
+    /**
+     * {@code openat} without an exception for a failure (where one is expected, e.g. a
+     * {@code .pxarexclude} that most directories lack): the descriptor, or {@code -errno}.
+     */
+    int tryOpenat(int dirfd, byte[] name, int flags, int mode) {
+        int fd;
         try {
-            int fd = (int) Libc.OPENAT.invokeExact(capture, dirfd, cname(name1, name), flags, mode);
-            if (fd < 0) {
-                throw fail("open", name);
-            }
-            return fd;
-        } catch (SysException e) {
-            throw e;
+            fd = (int) Libc.OPENAT.invokeExact(capture, dirfd, cname(name1, name), flags, mode);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+        return fd < 0 ? -Libc.errno(capture) : fd;
     }
 
     void close(int fd) {
@@ -111,9 +119,24 @@ final class Sys implements AutoCloseable {
         out.devMinor = Integer.toUnsignedLong(statx.get(ValueLayout.JAVA_INT, 140));
     }
 
+    /** A directory entry: its name and its type as the S_IF* bits from {@code d_type} (0: unknown). */
+    record DirEntry(byte[] name, int type) {}
+
     /** The names in a directory (without "." and ".."), in the order the file system gives them. */
     List<byte[]> readdir(int dirfd) throws SysException {
         List<byte[]> names = new ArrayList<>();
+        for (DirEntry e : list(dirfd)) {
+            names.add(e.name());
+        }
+        return names;
+    }
+
+    /**
+     * The entries of a directory (without "." and ".."), in the order the file system gives them,
+     * each with the type {@code getdents64} reports (no stat needed to tell directories apart).
+     */
+    List<DirEntry> list(int dirfd) throws SysException {
+        List<DirEntry> names = new ArrayList<>();
         while (true) {
             long n;
             try {
@@ -142,7 +165,8 @@ final class Sys implements AutoCloseable {
                 if (!dot && !dotdot) {
                     byte[] name = new byte[len];
                     MemorySegment.copy(dents, ValueLayout.JAVA_BYTE, start, name, 0, len);
-                    names.add(name);
+                    // DT_* << 12 is the S_IF* type (DT_REG 8 -> 0100000); DT_UNKNOWN 0 stays 0
+                    names.add(new DirEntry(name, (dents.get(ValueLayout.JAVA_BYTE, off + 18) & 0xf) << 12));
                 }
                 off += reclen;
             }
@@ -294,7 +318,24 @@ final class Sys implements AutoCloseable {
 
     /** Reads up to {@code len} bytes; 0 at end of file. */
     int read(int fd, byte[] b, int off, int len) throws SysException {
-        int want = Math.min(len, IO_BUFFER);
+        int n = readIo(fd, Math.min(len, IO_BUFFER));
+        MemorySegment.copy(io, ValueLayout.JAVA_BYTE, 0, b, off, n);
+        return n;
+    }
+
+    /**
+     * Reads up to {@code len} bytes into {@code b[off..]} with one {@code read} asking for one
+     * byte more: a result of {@code len + 1} means the file has more than {@code len} bytes left
+     * (only {@code len} are copied). 0 at end of file.
+     */
+    int readProbing(int fd, byte[] b, int off, int len) throws SysException {
+        int n = readIo(fd, Math.min(len + 1, IO_BUFFER));
+        MemorySegment.copy(io, ValueLayout.JAVA_BYTE, 0, b, off, Math.min(n, len));
+        return n;
+    }
+
+    /** One {@code read} of up to {@code want} bytes into the I/O buffer (retried on EINTR). */
+    private int readIo(int fd, int want) throws SysException {
         while (true) {
             long n;
             try {
@@ -302,14 +343,12 @@ final class Sys implements AutoCloseable {
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             }
-            if (n < 0) {
-                if (Libc.errno(capture) == Libc.EINTR) {
-                    continue;
-                }
+            if (n >= 0) {
+                return (int) n;
+            }
+            if (Libc.errno(capture) != Libc.EINTR) {
                 throw fail("read", new byte[0]);
             }
-            MemorySegment.copy(io, ValueLayout.JAVA_BYTE, 0, b, off, (int) n);
-            return (int) n;
         }
     }
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -54,17 +53,14 @@ public final class TreeArchiver {
     private final Options options;
     private final Consumer<String> warnings;
     private final CatalogWriter catalog;
-    private final Sys.FileStat st = new Sys.FileStat();
     private EntryOutput output;
     private PreviousArchive previous;
     private LongConsumer boundaries;
     private final Counters counters = new Counters();
-    private long entries;
-    private long fsMagic;
-    private long features;
-    private long currentDev;
-    private Set<Long> devices;
-    private final List<MatchEntry> patterns = new java.util.ArrayList<>();
+    private int readers = READERS;
+    private int window = WINDOW;
+    private int budget = BUDGET;
+    private int ahead = AHEAD;
 
     /**
      * @param catalog  receives the entries as they are archived (the caller starts and ends
@@ -128,6 +124,22 @@ public final class TreeArchiver {
         return this;
     }
 
+    /**
+     * Sets the read-ahead: {@code readers} threads, at most {@code window} entries and
+     * {@code budget} content bytes ahead of the encoder, at most {@code ahead} bytes of one file
+     * (0: contents are read by the encoder only).
+     */
+    TreeArchiver readAhead(int readers, int window, int budget, int ahead) {
+        if (readers < 1 || window < 1 || budget < ahead || ahead < 0) {
+            throw new IllegalArgumentException("bad read-ahead settings");
+        }
+        this.readers = readers;
+        this.window = window;
+        this.budget = budget;
+        this.ahead = ahead;
+        return this;
+    }
+
     /** Writes the pxar stream of {@code root} to {@code out} (not closed). */
     public void archive(Path root, OutputStream out) throws IOException {
         archive(root, out, null);
@@ -136,6 +148,11 @@ public final class TreeArchiver {
     /**
      * Writes {@code root} as a split archive ({@code docs/pxar.md#split-archives}) when
      * {@code payload} is non-null: metadata to {@code out}, file contents to {@code payload}.
+     *
+     * <p>The tree is walked and read ahead of the encoder ({@link TreeWalker}, {@link ReadAheadPool}):
+     * the entries' stat, metadata and (unless unchanged files may be reused) contents are read on
+     * {@value #READERS} threads, at most {@value #WINDOW} entries and {@value #BUDGET} bytes ahead
+     * (of one file at most {@value #AHEAD}), while this thread encodes them in archive order.
      */
     public void archive(Path root, OutputStream out, OutputStream payload) throws IOException {
         byte[] rootPath = root.toString().getBytes(StandardCharsets.UTF_8);
@@ -143,196 +160,126 @@ public final class TreeArchiver {
         try {
             fd = sys.openat(Libc.AT_FDCWD, rootPath, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_CLOEXEC, 0);
         } catch (SysException e) {
+            sys.close();
             throw new IOException("cannot open directory " + root + ": " + Libc.strerror(e.errno()), e);
         }
-        try {
-            fsMagic = sys.fsType(fd);
-            if (PxarFlags.isVirtual(fsMagic)) {
-                throw new IOException("refusing to back up a virtual file system: " + root);
+        boolean reuse = payload != null && previous != null;
+        TreeWalker walker = null;
+        try (ReadAheadPool pool = new ReadAheadPool(readers, budget)) {
+            try {
+                long magic = sys.fsType(fd);
+                if (PxarFlags.isVirtual(magic)) {
+                    throw new IOException("refusing to back up a virtual file system: " + root);
+                }
+                long features = PxarFlags.featuresOf(magic);
+                Sys.FileStat st = new Sys.FileStat();
+                sys.statx(fd, new byte[0], Libc.AT_EMPTY_PATH, st);
+                Set<Long> devices = null;
+                if (options.devices() != null) {
+                    devices = new java.util.HashSet<>(options.devices());
+                    devices.add(st.dev());
+                }
+                Metadata meta = metadata(sys, fd, st, magic, features, root.toString());
+                output = new EntryOutput(sys, new PxarEncoder(out, payload, meta), catalog, reuse ? previous : null,
+                        payload != null ? boundaries : null, warnings, counters);
+                // files that may be reused unread get no contents read ahead
+                walker = new TreeWalker(options, devices, pool, reuse ? 0 : ahead, window);
+                DirHandle rootDir = new DirHandle(fd, new byte[0], magic, features);
+                fd = -1; // the walker closes it
+                walker.start(rootDir, st.dev());
+                consume(walker, pool);
+                output.finish();
+            } finally {
+                if (walker != null) {
+                    walker.stop(sys);
+                }
+                if (output != null) {
+                    output.close();
+                }
+                if (fd >= 0) {
+                    sys.close(fd);
+                }
             }
-            features = PxarFlags.featuresOf(fsMagic);
-            sys.statx(fd, new byte[0], Libc.AT_EMPTY_PATH, st);
-            currentDev = st.dev();
-            if (options.devices() != null) {
-                devices = new java.util.HashSet<>(options.devices());
-                devices.add(currentDev);
-            }
-            Metadata meta = metadata(fd, st, root.toString());
-            output = new EntryOutput(sys, new PxarEncoder(out, payload, meta), catalog,
-                    payload != null ? previous : null, payload != null ? boundaries : null, warnings, counters);
-            patterns.addAll(options.patterns());
-            if (options.skipLostAndFound()) {
-                patterns.add(MatchEntry.parse(LOST_FOUND, false, false));
-            }
-            archiveDir(fd, new byte[0]);
-            output.finish();
         } finally {
-            if (output != null) {
-                output.close();
-            }
-            sys.close(fd);
             sys.close();
         }
     }
 
-    private void archiveDir(int dirfd, byte[] dirPath) throws IOException {
-        long entriesBefore = entries;
-        int cliPatterns = patterns.size();
-        ExcludeFile.read(sys, dirfd, dirPath, patterns, warnings);
-        boolean root = dirPath.length == 0;
-        List<byte[]> names = sys.readdir(dirfd);
-        Object[][] list = new Object[names.size()][];
-        int n = 0;
-        for (byte[] name : names) {
-            Sys.FileStat s = new Sys.FileStat();
-            try {
-                sys.statx(dirfd, name, Libc.AT_SYMLINK_NOFOLLOW, s);
-            } catch (SysException e) {
-                if (e.errno() == Libc.ENOENT) {
-                    continue;
+    /** Threads reading entries ahead of the encoder. */
+    static final int READERS = 4;
+    /** Most entries listed and handed on ahead of the encoder (also bounds the open descriptors). */
+    static final int WINDOW = 512;
+    /** Most content bytes read ahead of the encoder. */
+    static final int BUDGET = 64 << 20;
+    /** Most content bytes of one file read ahead; the encoder reads the rest. */
+    static final int AHEAD = 8 << 20;
+
+    /** Encodes the walker's items in order. */
+    private void consume(TreeWalker walker, ReadAheadPool pool) throws IOException {
+        while (true) {
+            switch (walker.take()) {
+                case TreeWalker.DirStart d -> output.beginDirectory(d.name(), d.meta());
+                case TreeWalker.DirEnd d -> output.endDirectory();
+                case TreeWalker.Note n -> warnings.accept(n.text());
+                case TreeWalker.CliExcludes c -> output.cliExcludes(ExcludeFile.CLI_NAME, c.content());
+                case TreeWalker.Child c -> child(c, pool);
+                case TreeWalker.Failed f -> {
+                    if (f.error() instanceof IOException io) {
+                        throw io;
+                    }
+                    throw (RuntimeException) f.error();
                 }
-                throw new IOException("stat failed on " + show(join(dirPath, name)) + ": " + Libc.strerror(e.errno()), e);
+                case TreeWalker.End e -> {
+                    return;
+                }
             }
-            if (root && Arrays.equals(name, ExcludeFile.CLI_NAME)) {
-                continue;
-            }
-            if (Boolean.FALSE.equals(MatchEntry.decide(patterns, slash(join(dirPath, name)), s.type()))) {
-                continue;
-            }
-            if (++entries > options.entriesMax()) {
-                throw new IOException("exceeded allowed number of file entries (> " + options.entriesMax() + ")");
-            }
-            list[n++] = new Object[] {name, s};
         }
-        Arrays.sort(list, 0, n, (a, b) -> Arrays.compareUnsigned((byte[]) a[0], (byte[]) b[0]));
-        for (int i = 0; i < n; i++) {
-            byte[] name = (byte[]) list[i][0];
-            addEntry(dirfd, name, join(dirPath, name), (Sys.FileStat) list[i][1]);
-        }
-        if (root && cliPatterns > 0) {
-            addCliExcludes(patterns.subList(0, cliPatterns));
-        }
-        entries = entriesBefore;
-        patterns.subList(cliPatterns, patterns.size()).clear();
     }
 
-    private static final byte[] LOST_FOUND = "lost+found".getBytes(StandardCharsets.US_ASCII);
-
-    private void addEntry(int dirfd, byte[] name, byte[] path, Sys.FileStat s) throws IOException {
-        int type = s.type();
-        boolean regOrDir = type == 0100000 || type == 0040000;
-        int flags = Libc.O_RDONLY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC | Libc.O_NOCTTY
-                | (regOrDir ? Libc.O_NOATIME : Libc.O_PATH);
-        int fd;
+    private void child(TreeWalker.Child c, ReadAheadPool pool) throws IOException {
+        EntryRead r;
         try {
-            fd = openNoatime(dirfd, name, flags);
-        } catch (SysException e) {
-            if (e.errno() == Libc.ENOENT) {
-                warnings.accept("warning: file vanished while reading: " + show(path));
-                return;
-            }
-            if (e.errno() == Libc.EACCES) {
-                warnings.accept("failed to open file: " + show(path) + ": access denied");
-                return;
-            }
-            throw new IOException("cannot open " + show(path) + ": " + Libc.strerror(e.errno()), e);
-        }
-        boolean held = false;
-        try {
-            Metadata meta = regOrDir ? metadata(fd, s, show(path)) : Metadata.of(stat(s, 0));
-            switch (type) {
-                case 0100000 -> held = output.file(fd, name, path, s, meta);
-                case 0040000 -> addDirectory(fd, name, path, s, meta);
-                case 0120000 -> output.symlink(name, meta, sys.readlinkat(dirfd, name));
-                case 0020000, 0060000 -> output.device(name, meta, type == 0060000, s.rdevMajor, s.rdevMinor);
-                case 0010000, 0140000 -> output.special(name, meta, type == 0010000);
-                default -> throw new IOException(String.format("unknown file type 0%o: %s", type, show(path)));
-            }
-        } finally {
-            if (!held) {
-                sys.close(fd);
-            }
-        }
-    }
-
-    /** The root's {@code .pxarexclude-cli}: the command-line patterns, after the sorted entries, as pxar does. */
-    private void addCliExcludes(List<MatchEntry> cli) throws IOException {
-        java.io.ByteArrayOutputStream content = new java.io.ByteArrayOutputStream();
-        for (MatchEntry e : cli) {
-            content.writeBytes(e.cliLine());
-        }
-        output.cliExcludes(ExcludeFile.CLI_NAME, content.toByteArray());
-    }
-
-    private static byte[] slash(byte[] path) {
-        byte[] p = new byte[path.length + 1];
-        p[0] = '/';
-        System.arraycopy(path, 0, p, 1, path.length);
-        return p;
-    }
-
-    private int openNoatime(int dirfd, byte[] name, int flags) throws SysException {
-        try {
-            return sys.openat(dirfd, name, flags, 0);
-        } catch (SysException e) {
-            if (e.errno() == Libc.EPERM && (flags & Libc.O_NOATIME) != 0) {
-                return sys.openat(dirfd, name, flags & ~Libc.O_NOATIME, 0);
+            r = c.read().join();
+        } catch (java.util.concurrent.CompletionException e) {
+            c.dir().release(sys);
+            if (e.getCause() instanceof IOException io) {
+                throw io;
             }
             throw e;
         }
-    }
-
-    private void addDirectory(int fd, byte[] name, byte[] path, Sys.FileStat s, Metadata meta) throws IOException {
-        output.beginDirectory(name, meta);
-        long oldMagic = fsMagic;
-        long oldFeatures = features;
-        long oldDev = currentDev;
-        boolean skip = false;
-        if (s.dev() != currentDev) {
-            fsMagic = sys.fsType(fd);
-            features = PxarFlags.featuresOf(fsMagic);
-            currentDev = s.dev();
-            skip = PxarFlags.isVirtual(fsMagic) || devices != null && !devices.contains(s.dev());
-        }
         try {
-            if (skip) {
-                warnings.accept("skipping mount point: " + show(path));
-            } else {
-                archiveDir(fd, path);
+            for (String w : r.warnings) {
+                warnings.accept(w);
+            }
+            if (r.skip) {
+                return;
+            }
+            switch (r.stat.type()) {
+                case 0100000 -> {
+                    if (output.file(r)) {
+                        r.fd = -1; // held by the look-ahead now
+                    }
+                }
+                case 0120000 -> output.symlink(r.name, r.meta, r.linkTarget);
+                case 0020000, 0060000 -> output.device(r.name, r.meta, r.stat.type() == 0060000, r.stat.rdevMajor,
+                        r.stat.rdevMinor);
+                default -> output.special(r.name, r.meta, r.stat.type() == 0010000);
             }
         } finally {
-            fsMagic = oldMagic;
-            features = oldFeatures;
-            currentDev = oldDev;
+            r.discard(sys, pool.budget);
+            c.dir().release(sys);
         }
-        output.endDirectory();
     }
 
-    private Stat stat(Sys.FileStat s, long flags) {
-        return new Stat(Integer.toUnsignedLong(s.mode), flags, s.uid, s.gid, s.mtimeSecs, s.mtimeNanos);
-    }
-
-    /** The metadata of an open regular file or directory. */
-    private Metadata metadata(int fd, Sys.FileStat s, String where) throws IOException {
-        MetadataReader r = new MetadataReader(sys, fd, features, fsMagic);
+    /** The metadata of an open regular file or directory, read as the file system {@code magic} allows. */
+    static Metadata metadata(Sys sys, int fd, Sys.FileStat s, long magic, long features, String where)
+            throws IOException {
+        MetadataReader r = new MetadataReader(sys, fd, features, magic);
+        Stat stat = new Stat(Integer.toUnsignedLong(s.mode), 0, s.uid, s.gid, s.mtimeSecs, s.mtimeNanos);
         try {
-            return r.read(stat(s, 0));
+            return r.read(stat);
         } catch (SysException e) {
             throw new IOException(where + ": " + e.getMessage(), e);
         }
-    }
-
-    private static byte[] join(byte[] dir, byte[] name) {
-        if (dir.length == 0) {
-            return name;
-        }
-        byte[] p = Arrays.copyOf(dir, dir.length + 1 + name.length);
-        p[dir.length] = '/';
-        System.arraycopy(name, 0, p, dir.length + 1, name.length);
-        return p;
-    }
-
-    private static String show(byte[] path) {
-        return EntryOutput.show(path);
     }
 }

@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import org.jpbs.core.pxar.PxarDecoder;
 import org.jpbs.core.pxar.PxarEntry;
+import org.jpbs.core.pxar.catalog.ArchiveCatalog;
 import org.jpbs.core.pxar.catalog.CatalogEntry;
 import org.jpbs.core.pxar.catalog.CatalogReader;
 import org.jpbs.core.pxar.catalog.CatalogWriter;
@@ -73,6 +74,12 @@ class RealClientDirCaptureTest {
         assertEquals(List.of(), warnings);
         assertArrayEquals(pxar, myPxar.toByteArray());
         assertArrayEquals(catalog, myCatalog.toByteArray());
+        // the listing a snapshot of split archives gets from its metadata archive (docs/pxar.md#catalog-of-split-archives)
+        ByteArrayOutputStream fromArchive = new ByteArrayOutputStream();
+        CatalogWriter aw = new CatalogWriter(fromArchive);
+        ArchiveCatalog.add(aw, "root.pxar.didx".getBytes(StandardCharsets.UTF_8), new java.io.ByteArrayInputStream(pxar));
+        aw.finish();
+        assertArrayEquals(catalog, fromArchive.toByteArray());
 
         if (crypt == null) {
             assertEquals(digests(dir, "root.pxar.didx"), chunkDigests(myPxar.toByteArray(), 4 << 20));

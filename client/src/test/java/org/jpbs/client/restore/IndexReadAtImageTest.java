@@ -19,6 +19,7 @@ import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.index.FixedIndex;
+import org.jpbs.core.pxar.IndexReadAt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,26 +29,19 @@ import org.junit.jupiter.api.io.TempDir;
  * image's bytes, fetch only the chunks they touch (zero chunks none), reuse cached chunks,
  * fetch ahead for a sequential reader, and report a corrupt chunk.
  */
-class IndexReaderTest {
+class IndexReadAtImageTest {
     @TempDir
     Path dir;
 
-    private byte[] data;
-    private MemoryChunkStore store;
-    private FixedIndex index;
+    /** 10 MiB + 12345 bytes in 1 MiB chunks; [4M,8M) zeros. */
+    private TestImages.BackedUp img;
 
     @BeforeEach
     void backUp() throws IOException {
-        data = TestImages.mixed(11); // 10 MiB + 12345: [4M,8M) zeros
-        Path img = TestImages.write(dir, "src.img", data);
-        store = new MemoryChunkStore();
-        try (FileChannel ch = FileChannel.open(img)) {
-            index = new ImageBackup().chunkSize(MIB).workers(2)
-                    .run(ch, data.length, store, UUID.randomUUID(), 1, "src.img").index();
-        }
+        img = TestImages.backUp(dir, 2);
     }
 
-    private static int readFully(IndexReader r, long pos, byte[] b) throws IOException {
+    private static int readFully(IndexReadAt r, long pos, byte[] b) throws IOException {
         int done = 0;
         while (done < b.length) {
             int n = r.read(pos + done, b, done, b.length - done);
@@ -61,61 +55,61 @@ class IndexReaderTest {
 
     @Test
     void randomReadsReturnTheImageAndFetchOnlyTheirChunks() throws IOException {
-        try (IndexReader r = new IndexReader(index, store, null, true, 4L * MIB, 0, "src.img.fidx")) {
-            assertEquals(data.length, r.size());
+        try (IndexReadAt r = new IndexReadAt(img.index(), img.store(), null, true, 4L * MIB, 0, "src.img.fidx")) {
+            assertEquals(img.data().length, r.size());
             byte[] b = new byte[1000];
             assertEquals(1000, readFully(r, 2L * MIB + 5, b));
-            assertArrayEquals(Arrays.copyOfRange(data, 2 * MIB + 5, 2 * MIB + 1005), b);
-            assertEquals(1, r.chunksFetched(), "one chunk touched, one fetched");
+            assertArrayEquals(Arrays.copyOfRange(img.data(), 2 * MIB + 5, 2 * MIB + 1005), b);
+            assertEquals(1, r.chunksLoaded(), "one chunk touched, one fetched");
             assertEquals(1000, readFully(r, 2L * MIB + 7000, b));
-            assertEquals(1, r.chunksFetched(), "the same chunk again: from the cache");
+            assertEquals(1, r.chunksLoaded(), "the same chunk again: from the cache");
             byte[] across = new byte[4000];
             assertEquals(4000, readFully(r, 3L * MIB - 2000, across)); // chunks 2 and 3
-            assertArrayEquals(Arrays.copyOfRange(data, 3 * MIB - 2000, 3 * MIB + 2000), across);
-            assertEquals(2, r.chunksFetched());
+            assertArrayEquals(Arrays.copyOfRange(img.data(), 3 * MIB - 2000, 3 * MIB + 2000), across);
+            assertEquals(2, r.chunksLoaded());
             byte[] zeros = new byte[MIB];
             assertEquals(MIB, readFully(r, 5L * MIB, zeros));
             assertArrayEquals(new byte[MIB], zeros);
-            assertEquals(2, r.chunksFetched(), "a zero chunk is known by its digest, not fetched");
+            assertEquals(2, r.chunksLoaded(), "a zero chunk is known by its digest, not fetched");
             byte[] tail = new byte[20000];
             assertEquals(12345, readFully(r, 10L * MIB, tail), "short at the end");
-            assertArrayEquals(Arrays.copyOfRange(data, 10 * MIB, data.length), Arrays.copyOf(tail, 12345));
-            assertEquals(-1, r.read(data.length, tail, 0, 1));
+            assertArrayEquals(Arrays.copyOfRange(img.data(), 10 * MIB, img.data().length), Arrays.copyOf(tail, 12345));
+            assertEquals(-1, r.read(img.data().length, tail, 0, 1));
             Random rnd = new Random(5);
             for (int k = 0; k < 200; k++) {
-                int pos = rnd.nextInt(data.length);
-                byte[] x = new byte[Math.min(rnd.nextInt(300_000), data.length - pos)];
+                int pos = rnd.nextInt(img.data().length);
+                byte[] x = new byte[Math.min(rnd.nextInt(300_000), img.data().length - pos)];
                 assertEquals(x.length, readFully(r, pos, x));
-                assertArrayEquals(Arrays.copyOfRange(data, pos, pos + x.length), x, "at " + pos);
+                assertArrayEquals(Arrays.copyOfRange(img.data(), pos, pos + x.length), x, "at " + pos);
             }
-            assertTrue(r.chunksFetched() > 7, "a 4 MiB cache refetches chunks it dropped: " + r.chunksFetched());
+            assertTrue(r.chunksLoaded() > 7, "a 4 MiB cache refetches chunks it dropped: " + r.chunksLoaded());
         }
     }
 
     @Test
     void aSequentialReaderGetsTheNextChunksAhead() throws Exception {
-        try (IndexReader r = new IndexReader(index, store, null, true, 16L * MIB, 2, "src.img.fidx")) {
+        try (IndexReadAt r = new IndexReadAt(img.index(), img.store(), null, true, 16L * MIB, 2, "src.img.fidx")) {
             byte[] b = new byte[128 * 1024];
             readFully(r, 0, b);
             readFully(r, b.length, b); // continues: chunks 1 and 2 are fetched ahead
             long deadline = System.nanoTime() + 5_000_000_000L;
-            while (r.chunksFetched() < 3 && System.nanoTime() < deadline) {
+            while (r.chunksLoaded() < 3 && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
-            assertEquals(3, r.chunksFetched());
-            byte[] all = new byte[data.length];
-            assertEquals(data.length, readFully(r, 0, all));
-            assertArrayEquals(data, all);
+            assertEquals(3, r.chunksLoaded());
+            byte[] all = new byte[img.data().length];
+            assertEquals(img.data().length, readFully(r, 0, all));
+            assertArrayEquals(img.data(), all);
         }
     }
 
     @Test
     void aCorruptChunkIsReportedNamingIt() throws IOException {
-        Digest victim = index.digest(1);
+        Digest victim = img.index().digest(1);
         byte[] other = new byte[MIB];
         new Random(99).nextBytes(other);
-        store.chunks.put(victim, DataBlob.encode(other, 0, other.length, true));
-        try (IndexReader r = new IndexReader(index, store, null, true, 4L * MIB, 0, "src.img.fidx")) {
+        img.store().chunks.put(victim, DataBlob.encode(other, 0, other.length, true));
+        try (IndexReadAt r = new IndexReadAt(img.index(), img.store(), null, true, 4L * MIB, 0, "src.img.fidx")) {
             byte[] b = new byte[10];
             assertEquals(10, readFully(r, 0, b));
             CorruptDataException e = assertThrows(CorruptDataException.class, () -> readFully(r, MIB + 1, b));

@@ -1,30 +1,29 @@
-package org.jpbs.client.restore;
+package org.jpbs.core.index;
 
 import org.jpbs.core.blob.ZeroChunks;
 import org.jpbs.core.crypto.CryptConfig;
 import org.jpbs.core.digest.Digest;
-import org.jpbs.core.index.FixedIndex;
-import org.jpbs.core.index.IndexFile;
 
 /**
  * Zero-chunk digests of a fixed index (at most two lengths: the chunk size and the last
  * chunk's length) and a shared read-only zero buffer. A dynamic index has variable chunk
  * lengths; its zero chunks are not recognised by digest. With a key the digests are keyed
- * ({@code docs/formats.md#chunks-and-digests}).
+ * ({@code docs/formats.md#chunks-and-digests}). Restores and random reads use it to skip
+ * fetching zero chunks. Thread-safe.
  */
-final class ZeroDigests {
+public final class ZeroDigests {
     private final Digest full;
     private final int fullLen;
     private final Digest last;
     private final int lastLen;
     private volatile byte[] zeros = new byte[0];
 
-    ZeroDigests(IndexFile index) {
+    public ZeroDigests(IndexFile index) {
         this(index, null);
     }
 
     /** With a key, zero chunks have the keyed digest SHA-256(zeros ‖ id_key). */
-    ZeroDigests(IndexFile index, CryptConfig crypt) {
+    public ZeroDigests(IndexFile index, CryptConfig crypt) {
         if (index instanceof FixedIndex fixed && fixed.chunkCount() > 0) {
             fullLen = fixed.chunkSize();
             full = zeroDigest(fullLen, crypt);
@@ -40,11 +39,13 @@ final class ZeroDigests {
         return crypt == null ? ZeroChunks.digest(len) : crypt.computeDigest(new byte[len], 0, len);
     }
 
-    boolean isZero(Digest d, int len) {
+    /** True if chunk {@code d} of length {@code len} is one of the index's zero chunks. */
+    public boolean isZero(Digest d, int len) {
         return (len == fullLen && d.equals(full)) || (len == lastLen && d.equals(last));
     }
 
-    byte[] buffer(int len) {
+    /** A shared read-only buffer of at least {@code len} zeros. */
+    public byte[] buffer(int len) {
         byte[] z = zeros;
         if (z.length < len) {
             synchronized (this) {
@@ -57,3 +58,4 @@ final class ZeroDigests {
         return z;
     }
 }
+
