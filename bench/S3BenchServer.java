@@ -12,19 +12,21 @@ import javax.net.ssl.SSLContext;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 
 /**
- * The S3 server of bench/s3-backup-restore.sh: s3proxy (in-memory blob store) on
- * https://127.0.0.1:PORT with a fresh self-signed certificate (JDK keytool), bucket BUCKET,
- * access key jpbs-bench / secret jpbs-bench-secret-key. Prints
- * "listening on 127.0.0.1:PORT fingerprint FP" and runs until killed.
- * Usage: java -cp S3PROXY_CLASSPATH bench/S3BenchServer.java WORKDIR PORT BUCKET
+ * The S3 server of bench/s3-backup-restore.sh: s3proxy on https://127.0.0.1:PORT with a fresh
+ * self-signed certificate (JDK keytool), bucket BUCKET, access key jpbs-bench / secret
+ * jpbs-bench-secret-key; the objects are files below DATA_DIR (s3proxy's filesystem-nio2 store,
+ * the script puts it on tmpfs), or in the JVM's heap (its in-memory store) when DATA_DIR is
+ * "memory". Prints "listening on 127.0.0.1:PORT fingerprint FP" and runs until killed.
+ * Usage: java -cp S3PROXY_CLASSPATH bench/S3BenchServer.java WORKDIR PORT BUCKET [DATA_DIR|memory]
  */
 public final class S3BenchServer {
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            System.err.println("usage: S3BenchServer WORKDIR PORT BUCKET");
+        if (args.length != 3 && args.length != 4) {
+            System.err.println("usage: S3BenchServer WORKDIR PORT BUCKET [DATA_DIR|memory]");
             System.exit(2);
         }
         Path work = Path.of(args[0]);
@@ -51,7 +53,14 @@ public final class S3BenchServer {
         kmf.init(keyStore, pw.toCharArray());
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(kmf.getKeyManagers(), null, null);
-        BlobStore store = new TransientNio2BlobStore();
+        String data = args.length == 4 ? args[3] : "memory";
+        BlobStore store;
+        if (data.equals("memory")) {
+            store = new TransientNio2BlobStore();
+        } else {
+            Files.createDirectories(Path.of(data));
+            store = new FilesystemNio2BlobStore(data);
+        }
         store.createContainer(args[2]);
         S3Proxy proxy = S3Proxy.builder().blobStore(store)
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "jpbs-bench", "jpbs-bench-secret-key")

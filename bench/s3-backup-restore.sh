@@ -8,10 +8,15 @@
 #   RUNS      runs per measurement (default 3); the table shows the median
 # Environment: JPBS_BENCH_DIR (image, default /tmp/jpbs-bench); JPBS_BENCH_DS_DIR (datastores,
 #   the S3 cache, config, restore target; default /dev/shm/jpbs-s3-bench); JPBS_BENCH_S3_PORT
-#   (s3proxy's port, default 18443); JPBS_BENCH_S3_HEAP (s3proxy's heap, default 6g: the bucket
-#   is in memory, one datastore prefix per backup run); JPBS_BENCH_IMAGE (use this image file
-#   instead of making one; SIZE_MIB is then ignored).
-# Measured: "backup" (every chunk new: a fresh directory datastore, a fresh datastore prefix in
+#   (s3proxy's port, default 18443); JPBS_BENCH_S3_STORE (where s3proxy keeps the objects: "files"
+#   (default), files below the data directory, which is on tmpfs by default, or "memory", its heap);
+#   JPBS_BENCH_S3_HEAP (s3proxy's heap, default 2g, 6g with "memory": one datastore prefix per
+#   backup run); JPBS_BENCH_IMAGE (use this image file
+#   instead of making one; SIZE_MIB is then ignored); JPBS_BENCH_BUILD (the jpbs checkout to
+#   measure, default this one, e.g. an older build for an A/B comparison; s3proxy and this script
+#   stay this checkout's).
+# Before the measurements s3proxy is warmed up with two backups and a cold restore of the image's
+# first 64 MiB (untimed, other datastores). Measured: "backup" (every chunk new: a fresh directory datastore, a fresh datastore prefix in
 # the bucket); "restore, warm cache" (S3: the chunk bodies are in the local cache after the
 # backup); "restore, cold cache" (S3: the cache directory deleted first, so the snapshot is
 # refreshed from the bucket and every chunk is downloaded). Times are wall-clock seconds of whole
@@ -24,10 +29,16 @@ runs=${2:-3}
 work=${JPBS_BENCH_DIR:-/tmp/jpbs-bench}
 dsdir=${JPBS_BENCH_DS_DIR:-/dev/shm/jpbs-s3-bench}
 port=${JPBS_BENCH_S3_PORT:-18443}
-heap=${JPBS_BENCH_S3_HEAP:-6g}
+s3store=${JPBS_BENCH_S3_STORE:-files}
+case "$s3store" in
+  files) s3data="$dsdir/s3data"; heap=${JPBS_BENCH_S3_HEAP:-2g} ;;
+  memory) s3data=memory; heap=${JPBS_BENCH_S3_HEAP:-6g} ;;
+  *) echo "JPBS_BENCH_S3_STORE must be files or memory, got '$s3store'" >&2; exit 2 ;;
+esac
 mkdir -p "$work" "$dsdir"
 img=${JPBS_BENCH_IMAGE:-"$work/ext4-$size-usr_share.img"}   # the same image as bench/backup-restore.sh makes
-jpbs="$root/jpbs"
+build=$(readlink -f "${JPBS_BENCH_BUILD:-$root}")
+jpbs="$build/jpbs"
 # shellcheck source=../scripts/find-jdk.sh
 . "$root/scripts/find-jdk.sh"
 jpbs_find_jdk
@@ -49,7 +60,7 @@ trap cleanup EXIT
 # s3proxy: its classpath from Maven Central's artifacts already in the local repository
 cpfile="$dsdir/s3proxy.classpath"
 mvn -B -o -q -f "$root/bench/s3proxy/pom.xml" dependency:build-classpath -Dmdep.outputFile="$cpfile" >&2
-"$JAVA_HOME/bin/java" -Xmx"$heap" -Dlogback.configurationFile="$root/bench/s3proxy/logback.xml" -cp "$(cat "$cpfile")" "$root/bench/S3BenchServer.java" "$dsdir/s3" "$port" bench \
+"$JAVA_HOME/bin/java" -Xmx"$heap" -Dlogback.configurationFile="$root/bench/s3proxy/logback.xml" -cp "$(cat "$cpfile")" "$root/bench/S3BenchServer.java" "$dsdir/s3" "$port" bench "$s3data" \
   >"$dsdir/s3.log" 2>&1 &
 s3_pid=$!
 for _ in $(seq 600); do
@@ -64,6 +75,18 @@ export JPBS_CONFIG_DIR="$dsdir/config"
 mkdir -p "$JPBS_CONFIG_DIR"
 "$jpbs" s3 endpoint create bench --endpoint 127.0.0.1 --port "$port" --region us-east-1 \
   --access-key jpbs-bench --secret-key jpbs-bench-secret-key --path-style true --fingerprint "$fp" >/dev/null
+
+# s3proxy warm-up, untimed: a real S3 endpoint is a long-running server, not a JVM that compiles its
+# request path during the first measured backup (this halves s3proxy's CPU per request)
+head -c $((64 << 20)) "$img" > "$dsdir/warm.img"
+for t in 1 2; do
+  "$jpbs" datastore create "s3warm$t" "$dsdir/s3cache-warm$t" --backend "type=s3,client=bench,bucket=bench" >/dev/null
+  "$jpbs" backup --repository "$dsdir/s3cache-warm$t" --backup-type vm --backup-id 1 "drive-scsi0.img:$dsdir/warm.img" >/dev/null 2>&1
+done
+rm -rf "$dsdir/s3cache-warm2"
+"$jpbs" restore --repository "$dsdir/s3cache-warm2" vm/1 drive-scsi0.img "$dsdir/warm-restored.img" >/dev/null 2>&1
+rm -rf "$dsdir/warm.img" "$dsdir/warm-restored.img" "$dsdir"/s3cache-warm*
+[ "$s3store" = files ] && rm -rf "$s3data/bench/s3warm1" "$s3data/bench/s3warm2"
 
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2 }'; }
@@ -83,7 +106,7 @@ measure() { # name, prep, command...
     if [ -n "$c" ]; then chunks=$c; fi
   done
   secs[$name]=$(printf '%s\n' "${list[@]}" | median)
-  echo "  $name: ${list[*]} s" >&2
+  echo "  $name: ${list[*]} s (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
   if [ "${#rlist[@]}" -gt 0 ]; then
     perchunk[$name]=$(printf '%s\n' "${rlist[@]}" | median)
     echo "  $name: ${rlist[*]} requests" >&2
@@ -94,7 +117,8 @@ chunks=""
 n=0
 s3cache=""
 new_dir() { rm -rf "$dsdir/dir"; "$jpbs" datastore create "$dsdir/dir" >/dev/null 2>&1; }
-new_s3() { # a new datastore (its own prefix in the bucket, its own cache)
+new_s3() { # a new datastore (its own prefix in the bucket, its own cache); the previous one's objects go
+  [ "$s3store" = files ] && [ "$n" -gt 0 ] && rm -rf "$s3data/bench/s3bench$n"
   n=$((n + 1))
   [ -n "$s3cache" ] && rm -rf "$s3cache"
   s3cache="$dsdir/s3cache-$n"
@@ -111,7 +135,7 @@ check() {
   [ "$want" = "$got" ] || { echo "restored image differs from the original ($1)!" >&2; exit 1; }
 }
 
-echo "image: $img ($mib MiB), $runs runs each, $(nproc) cores, data in $dsdir" >&2
+echo "image: $img ($mib MiB), $runs runs each, $(nproc) cores, data in $dsdir, s3proxy store $s3store, build $build ($(git -C "$build" log --oneline -1 2>/dev/null | cut -c1-60))" >&2
 measure dir-backup new_dir backup "$dsdir/dir"
 measure dir-restore noprep restore "$dsdir/dir"
 check directory

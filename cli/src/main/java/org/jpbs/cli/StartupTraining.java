@@ -75,7 +75,41 @@ public final class StartupTraining {
                 failures++;
             }
         }
+        trainS3Client();
         return failures;
+    }
+
+    /**
+     * Builds the S3 client of an S3 datastore (docs/s3.md#the-client) and sends a stat, a download
+     * and an upload to a local port nobody listens on (each fails at once, without retries): the
+     * AWS SDK's classes, about a second of class loading and linking, then come from the cache.
+     */
+    private static void trainS3Client() {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        } catch (IOException e) {
+            return;
+        }
+        org.jpbs.s3.config.S3EndpointConfig ep = new org.jpbs.s3.config.S3EndpointConfig("training", "127.0.0.1", port,
+                "us-east-1", null, "training", "training-secret", true, null, null, null, null, null,
+                java.util.Set.of());
+        try (org.jpbs.s3.client.S3ObjectStore o = org.jpbs.s3.client.S3Connector.open(ep, "training", "store",
+                org.jpbs.s3.client.S3Options.defaults().withAttempts(1, java.time.Duration.ofSeconds(2)))) {
+            for (int i = 0; i < 3; i++) {
+                try {
+                    switch (i) {
+                        case 0 -> o.head(".chunks/0000/x");
+                        case 1 -> o.get(".cnt/x");
+                        default -> o.put(".chunks/0000/x", new byte[64], true);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // expected: nothing listens there
+                }
+            }
+        } catch (RuntimeException e) {
+            // the training is best effort
+        }
     }
 
     /** 4 MiB of text-like bytes, 4 MiB of zeros, then random bytes (seeded). */

@@ -116,7 +116,8 @@ class ArchitectureTest {
     /**
      * The server may depend on the S3 backend, deliberately (docs/design.md#modules-and-dependencies):
      * it opens configured datastores through S3DatastoreOpener (the one place choosing the backend)
-     * and serves config/s3 from org.jpbs.s3.config; it never uses the S3 client or the store's
+     * and serves config/s3 from org.jpbs.s3.config, creates datastores (POST config/datastore) with
+     * DatastoreCreator as the CLI does; it never uses the S3 client or the store's
      * internals, which stay behind the datastore's ChunkStore and Datastore.
      */
     @Test
@@ -124,7 +125,10 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("org.jpbs.server..")
                 .should().dependOnClassesThat(resideInAPackage("org.jpbs.s3..")
                         .and(DescribedPredicate.not(resideInAPackage("org.jpbs.s3.config..")))
-                        .and(DescribedPredicate.not(JavaClass.Predicates.simpleName("S3DatastoreOpener"))))
+                        .and(DescribedPredicate.not(JavaClass.Predicates.simpleName("S3DatastoreOpener")))
+                        // POST config/datastore creates datastores as 'jpbs datastore create' does
+                        .and(DescribedPredicate.not(JavaClass.Predicates.simpleName("DatastoreCreator")))
+                        .and(DescribedPredicate.not(JavaClass.Predicates.simpleName("BadParameter"))))
                 .check(classes);
     }
 

@@ -208,7 +208,7 @@ public final class BackupCommand implements Callable<Integer> {
         BackupStats total;
         try (LocalSnapshotTarget target = LocalSnapshotTarget.begin(ds, ref, owner(), true)) {
             total = backup(new BackupEngine(target, bc, w -> output.warn(ctx, w)), specs,
-                    S3Requests.workers(ds, workers != null, threads), "stored", treeOptions);
+                    threads, "stored", treeOptions);
         }
         output.info(ctx, String.format(Locale.ROOT, "snapshot %s: %d archive%s, %s new of %s, %s",
                 Snapshots.describe(ref), specs.size(), specs.size() == 1 ? "" : "s", Units.bytes(total.newBytes()),

@@ -2,7 +2,6 @@ package org.jpbs.cli.commands;
 
 import org.jpbs.cli.UsageException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,11 +10,12 @@ import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.cli.admin.ConfigDirOption;
 import org.jpbs.datastore.chunks.SyncLevel;
-import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.DatastoreConfigStore;
 import org.jpbs.datastore.config.DatastoreTuning;
-import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.s3.client.S3Options;
+import org.jpbs.s3.config.S3ConfigStore;
+import org.jpbs.s3.store.DatastoreCreator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -107,56 +107,31 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
         if (overwriteInUse && backend == null) {
             throw new UsageException("--overwrite-in-use needs --backend type=s3,...");
         }
-        String name = DatastoreConfig.checkName(args.getFirst());
         Map<String, String> props = new LinkedHashMap<>(options.properties());
-        props.put("path", path.toString());
         if (syncLevel != null) {
             DatastoreTuning t = props.containsKey("tuning") ? DatastoreTuning.parse(props.get("tuning")) : DatastoreTuning.DEFAULTS;
             props.put("tuning", t.with("sync-level", level.text()).format());
         }
-        S3Backend s3 = S3Backend.parse(backend, configDir.resolve(ctx));
-        if (s3 != null) {
-            props.put("backend", s3.backend().format());
-        }
-        DatastoreConfig cfg = new DatastoreConfig(name, props); // validates every option
-        DatastoreConfigStore store = DatastoreConfigStore.open(configDir.resolve(ctx));
-        store.read().withDatastore(cfg); // refuse a known name or path before creating anything
-        boolean created = false;
-        if (s3 != null) {
-            created = !Files.exists(path.resolve(".chunks"));
-            try {
-                s3.open(name, path, overwriteInUse); // the local cache; the bucket is reachable, not in use, writable
-            } catch (IOException | RuntimeException e) {
-                if (created) {
-                    removeCreated(path, e);
-                }
-                throw e;
-            }
-        } else if (reuse) {
-            Datastore.open(path);
-        } else {
-            Datastore.create(path, cfg.tuning().syncLevel());
-            created = true;
-        }
+        Path dir = configDir.resolve(ctx);
+        DatastoreCreator creator;
         try {
-            store.update(f -> f.withDatastore(cfg));
-        } catch (IOException | RuntimeException e) {
-            if (created) {
-                removeCreated(path, e);
+            creator = DatastoreCreator.check(dir, args.getFirst(), path, props, backend, reuse, overwriteInUse,
+                    S3Options.defaults());
+        } catch (DatastoreCreator.BadParameter e) {
+            if (e.param().equals("name")) {
+                throw new IllegalArgumentException(e.getMessage(), e);
             }
-            throw e;
+            String msg = "--" + e.param() + ": " + e.getMessage();
+            if (e.syntax()) {
+                throw new UsageException(msg, e);
+            }
+            throw new IllegalArgumentException(msg + " in " + dir.resolve(S3ConfigStore.FILE)
+                    + " (add it with 'jpbs s3 endpoint create')", e);
         }
+        creator.create();
+        String name = creator.config().name();
+        DatastoreConfigStore store = DatastoreConfigStore.open(dir);
         output.info(ctx, (reuse ? "added" : "created") + " datastore '" + name + "' at " + path + " (" + store.file() + ")");
         return 0;
-    }
-
-    private static void removeCreated(Path path, Exception cause) {
-        try {
-            AtomicFiles.deleteTree(path.resolve(".chunks"));
-            Files.deleteIfExists(path.resolve(".lock"));
-            Files.deleteIfExists(path);
-        } catch (IOException e) {
-            cause.addSuppressed(e);
-        }
     }
 }

@@ -10,7 +10,7 @@ import org.jpbs.s3.store.S3ChunkStore;
  * For any other datastore it says nothing.
  */
 final class S3Requests {
-    /** Workers of a local backup or restore on an S3 datastore unless given: requests in flight. */
+    /** Workers of a local restore from an S3 datastore unless given: downloads in flight. */
     static final int S3_WORKERS = 8;
     private final S3ChunkStore store;
     private final long before;
@@ -26,9 +26,10 @@ final class S3Requests {
     }
 
     /**
-     * The workers of a local backup or restore: {@code threads} as given, or, when not given
-     * explicitly and the datastore is on S3, at least {@link #S3_WORKERS} (each waits for its
-     * request most of the time; docs/s3.md#request-counts).
+     * The workers of a local restore: {@code threads} as given, or, when not given explicitly and
+     * the datastore is on S3, at least {@link #S3_WORKERS} (each waits for its download most of
+     * the time; docs/s3.md#request-counts). A backup needs no more workers than on a directory:
+     * its uploads run in the background of the chunk store.
      */
     static int workers(Datastore ds, boolean explicit, int threads) {
         return !explicit && ds.chunkStore() instanceof S3ChunkStore ? Math.max(threads, S3_WORKERS) : threads;

@@ -60,6 +60,8 @@ public final class S3Connector {
     static S3Client client(S3EndpointConfig cfg, S3Options o, LongAdder requests) {
         ApacheHttpClient.Builder http = ApacheHttpClient.builder()
                 .maxConnections(o.maxConnections())
+                // no "Expect: 100-continue" round trip before each upload (chunks are small)
+                .expectContinueEnabled(false)
                 .connectionTimeout(o.timeout())
                 .socketTimeout(o.timeout());
         if (cfg.fingerprint() != null) {

@@ -1,5 +1,7 @@
 package org.jpbs.s3.client;
 
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,7 +19,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jpbs.core.traffic.RateLimiter;
 import org.jpbs.s3.config.S3EndpointConfig;
-import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.RetryableException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -94,7 +96,7 @@ public final class S3ObjectStore implements ObjectStore {
             r.ifNoneMatch("*");
         }
         try {
-            call("upload", key, () -> s3.putObject(r.build(), RequestBody.fromBytes(data)));
+            call("upload", key, () -> s3.putObject(r.build(), body(data, 0, data.length)));
             return true;
         } catch (PreconditionFailed e) {
             // after a retry, the refused attempt may have followed our own write whose answer was
@@ -107,14 +109,13 @@ public final class S3ObjectStore implements ObjectStore {
     public Optional<Fetched> get(String key) throws IOException {
         ObjectStoreUnavailableException last = null;
         for (int attempt = 0; attempt < options.maxAttempts(); attempt++) {
-            ResponseBytes<GetObjectResponse> r;
+            Downloaded r;
             try {
-                r = call("download", key, () -> s3.getObject(b -> b.bucket(bucket).key(prefix + key),
-                        ResponseTransformer.toBytes()));
+                r = call("download", key, () -> s3.getObject(b -> b.bucket(bucket).key(prefix + key), EXACT));
             } catch (NotFound e) {
                 return Optional.empty();
             }
-            byte[] data = r.asByteArray();
+            byte[] data = r.data();
             String etag = r.response().eTag() == null ? "" : r.response().eTag().replace("\"", "");
             if (etag.length() == 32 && !etag.contains("-") && !etag.equalsIgnoreCase(md5Hex(data))) {
                 last = new ObjectStoreUnavailableException("s3: download of " + prefix + key
@@ -204,8 +205,7 @@ public final class S3ObjectStore implements ObjectStore {
                 futures.add(parts.submit(() -> {
                     String etag = call("upload part " + number + " of", key, () -> s3.uploadPart(b -> b.bucket(bucket)
                             .key(prefix + key).uploadId(id).partNumber(number).contentLength((long) len)
-                            .contentMD5(md5Base64(data, off, len)), RequestBody.fromBytes(
-                                    java.util.Arrays.copyOfRange(data, off, off + len)))).eTag();
+                            .contentMD5(md5Base64(data, off, len)), body(data, off, len))).eTag();
                     return CompletedPart.builder().partNumber(number).eTag(etag).build();
                 }));
             }
@@ -231,6 +231,32 @@ public final class S3ObjectStore implements ObjectStore {
             throw new IOException("s3: multipart upload of " + prefix + key + " failed: " + c.getMessage(), c);
         }
     }
+
+    /** A request body over {@code data[off, off + len)} without a copy (the SDK's fromBytes copies; a retry reads it again). */
+    private static RequestBody body(byte[] data, int off, int len) {
+        return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(data, off, len), len,
+                "application/octet-stream");
+    }
+
+    /** A downloaded body with its answer. */
+    private record Downloaded(GetObjectResponse response, byte[] data) {}
+
+    /**
+     * Reads an answer's body into one array of its announced length (the SDK's toBytes grows a
+     * buffer and copies it twice); a short or failed read is retried by the SDK, as with toBytes.
+     */
+    private static final ResponseTransformer<GetObjectResponse, Downloaded> EXACT = (response, in) -> {
+        try {
+            Long n = response.contentLength();
+            byte[] data = n != null && n >= 0 && n <= Integer.MAX_VALUE - 8 ? in.readNBytes(n.intValue()) : in.readAllBytes();
+            if (n != null && data.length != n) {
+                throw new EOFException("answer ended after " + data.length + " of " + n + " bytes");
+            }
+            return new Downloaded(response, data);
+        } catch (IOException e) {
+            throw RetryableException.builder().message("failed to read the answer: " + e.getMessage()).cause(e).build();
+        }
+    };
 
     private <T> T call(String what, String key, Supplier<T> op) throws IOException {
         try {

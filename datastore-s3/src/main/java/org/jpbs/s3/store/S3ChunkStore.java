@@ -1,12 +1,15 @@
 package org.jpbs.s3.store;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jpbs.core.blob.DataBlob;
 import org.jpbs.core.digest.Digest;
@@ -23,8 +26,12 @@ import org.jpbs.s3.client.ObjectStore;
  *
  * <ul>
  * <li>insert: the insert rule of every store ({@link ChunkInsertRule}); a chunk the cache does
- *     not know is uploaded with {@code If-None-Match: *} (one request); only if the bucket
- *     already has one is that copy downloaded and classified.</li>
+ *     not know is uploaded in the background with {@code If-None-Match: *} (one request; at
+ *     most {@link #MAX_UPLOADS} uploads and {@link #MAX_UPLOAD_KIB} KiB in flight, an insert
+ *     waits for room); only if the bucket already has one is that copy downloaded and
+ *     classified. Every other operation on the digest waits for its upload, and
+ *     {@link #awaitStored} (called before an index naming the chunks is written) fails if one
+ *     was not stored.</li>
  * <li>last use: the cache's marker time (set by a write, a kept duplicate, a touch); for a
  *     chunk the cache does not know (fresh cache, other writer) the object's modification time.
  *     So a GC sweep needs no request per chunk beyond the listing.</li>
@@ -38,11 +45,18 @@ import org.jpbs.s3.client.ObjectStore;
  */
 public final class S3ChunkStore implements ChunkStore {
     private static final int STRIPES = 64;
+    /** Chunk uploads running in the background at most. */
+    static final int MAX_UPLOADS = 16;
+    /** Bodies of running uploads at most, in KiB (64 MiB). */
+    static final int MAX_UPLOAD_KIB = 64 << 10;
 
     private final ObjectStore objects;
     private final LocalChunkCache cache;
     private final Clock clock;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final PendingUploads uploads = new PendingUploads(MAX_UPLOADS, MAX_UPLOAD_KIB);
+    private final ExecutorService background = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("jpbs-s3-upload-", 0).factory());
 
     /**
      * @param objects       the datastore's objects (keys relative to its prefix)
@@ -75,38 +89,124 @@ public final class S3ChunkStore implements ChunkStore {
     @Override
     public InsertResult insert(Digest digest, DataBlob blob) throws IOException {
         ChunkInsertRule.checkBlob(digest, blob);
-        String key = ObjectKeys.chunk(digest);
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
+        long size = blob.rawLength();
+        uploads.reserve(size); // room among the running uploads, taken before any lock
+        boolean handedOver = false;
         try {
-            byte[] existing = cache.body(digest);
-            if (existing == null) {
+            ReentrantLock lock = lockSettled(digest);
+            try {
                 if (cache.lastUsed(digest).isEmpty()) {
-                    if (objects.put(key, blob.raw(), true)) {
-                        cache.putBody(digest, blob.raw(), clock.instant());
-                        return new InsertResult(false, blob.rawLength());
+                    // unknown here: uploaded in the background; check() waits for it before an
+                    // index naming it is written
+                    uploads.start(digest);
+                    try {
+                        background.execute(() -> upload(digest, blob, size));
+                    } catch (RuntimeException e) { // closed
+                        IOException failure = new IOException("cannot upload chunk " + digest.hex() + ": " + e, e);
+                        uploads.finish(digest, failure);
+                        throw failure;
                     }
+                    handedOver = true;
+                    return new InsertResult(false, size);
                 }
-                existing = objects.get(key).map(ObjectStore.Fetched::data).orElse(null);
+                return insertLocked(digest, blob);
+            } finally {
+                lock.unlock();
             }
-            ChunkInsertRule.Found found = ChunkInsertRule.classify(existing, location(digest));
-            if (ChunkInsertRule.keep(digest, found, blob)) {
-                cache.mark(digest, clock.instant());
-                return new InsertResult(true, found.size());
-            }
-            objects.put(key, blob.raw(), false);
-            cache.putBody(digest, blob.raw(), clock.instant());
-            return new InsertResult(false, blob.rawLength());
         } finally {
-            lock.unlock();
+            if (!handedOver) {
+                uploads.release(size);
+            }
             evict();
         }
     }
 
+    /** A background upload: one conditional PUT; only if the bucket has a copy is it classified. */
+    private void upload(Digest digest, DataBlob blob, long size) {
+        IOException failure = null;
+        try {
+            boolean written = objects.put(ObjectKeys.chunk(digest), blob.raw(), true);
+            ReentrantLock lock = lockFor(digest);
+            lock.lock();
+            try {
+                if (written) {
+                    cache.putBody(digest, blob.raw(), clock.instant());
+                } else {
+                    insertLocked(digest, blob);
+                }
+            } finally {
+                lock.unlock();
+            }
+        } catch (IOException e) {
+            failure = e;
+        } catch (RuntimeException e) {
+            failure = new IOException("upload of chunk " + digest.hex() + " failed: " + e, e);
+        } finally {
+            uploads.finish(digest, failure);
+            uploads.release(size);
+            evict();
+        }
+    }
+
+    /**
+     * The insert rule under the digest's lock, for a chunk the bucket has (the cache knows it, or
+     * a conditional upload was refused): the existing copy (the cached body, else downloaded) is
+     * classified and kept or replaced.
+     */
+    private InsertResult insertLocked(Digest digest, DataBlob blob) throws IOException {
+        String key = ObjectKeys.chunk(digest);
+        byte[] existing = cache.body(digest);
+        if (existing == null) {
+            existing = objects.get(key).map(ObjectStore.Fetched::data).orElse(null);
+        }
+        ChunkInsertRule.Found found = ChunkInsertRule.classify(existing, location(digest));
+        if (ChunkInsertRule.keep(digest, found, blob)) {
+            cache.mark(digest, clock.instant());
+            uploads.stored(digest);
+            return new InsertResult(true, found.size());
+        }
+        objects.put(key, blob.raw(), false);
+        cache.putBody(digest, blob.raw(), clock.instant());
+        uploads.stored(digest);
+        return new InsertResult(false, blob.rawLength());
+    }
+
+    /** Locks the digest's stripe once no upload of the digest runs (its outcome decides what follows). */
+    private ReentrantLock lockSettled(Digest digest) throws InterruptedIOException {
+        ReentrantLock lock = lockFor(digest);
+        while (true) {
+            uploads.await(digest);
+            lock.lock();
+            if (!uploads.running(digest)) {
+                return lock;
+            }
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void awaitStored(Iterable<Digest> digests) throws IOException {
+        uploads.check(digests);
+    }
+
+    /** Waits for the running uploads and stops the upload threads (the object store is closed by its owner). */
+    public void close() {
+        try {
+            uploads.awaitAll();
+        } catch (InterruptedIOException e) {
+            // interrupted: the uploads end with the object store
+        }
+        background.shutdown();
+    }
+
     @Override
     public boolean exists(Digest digest) {
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
+        ReentrantLock lock;
+        try {
+            lock = lockSettled(digest);
+        } catch (InterruptedIOException e) {
+            return false;
+        }
         try {
             if (cache.lastUsed(digest).isPresent()) {
                 return true;
@@ -126,8 +226,7 @@ public final class S3ChunkStore implements ChunkStore {
 
     @Override
     public boolean touch(Digest digest) throws IOException {
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
+        ReentrantLock lock = lockSettled(digest);
         try {
             if (cache.lastUsed(digest).isEmpty()) {
                 Optional<ObjectStore.ObjectInfo> o = objects.head(ObjectKeys.chunk(digest));
@@ -145,8 +244,7 @@ public final class S3ChunkStore implements ChunkStore {
     @Override
     public DataBlob read(Digest digest) throws IOException {
         String where = location(digest);
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
+        ReentrantLock lock = lockSettled(digest);
         try {
             byte[] body = cache.body(digest);
             if (body != null) {
@@ -179,8 +277,7 @@ public final class S3ChunkStore implements ChunkStore {
 
     @Override
     public Optional<String> renameCorrupt(Digest digest) throws IOException {
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
+        ReentrantLock lock = lockSettled(digest);
         try {
             Optional<ObjectStore.Fetched> f = objects.get(ObjectKeys.chunk(digest));
             cache.forget(digest);
@@ -201,6 +298,7 @@ public final class S3ChunkStore implements ChunkStore {
 
     @Override
     public void forEachChunk(ChunkVisitor visitor) throws IOException {
+        uploads.awaitAll(); // every chunk whose insert returned is listed
         List<StoredChunk> page = new ArrayList<>();
         IOException[] failed = new IOException[1];
         objects.list(ObjectKeys.CHUNKS, o -> {
@@ -230,8 +328,7 @@ public final class S3ChunkStore implements ChunkStore {
 
     @Override
     public Removal removeIfUnused(Digest digest, Instant cutoff) throws IOException {
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
+        ReentrantLock lock = lockSettled(digest);
         try {
             Optional<Instant> used = cache.lastUsed(digest);
             if (used.isEmpty()) {
@@ -254,8 +351,7 @@ public final class S3ChunkStore implements ChunkStore {
 
     /** Test hook and repair tool: stores raw bytes as the chunk's object, bypassing the insert rule. */
     public void plant(Digest digest, byte[] raw) throws IOException {
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
+        ReentrantLock lock = lockSettled(digest);
         try {
             objects.put(ObjectKeys.chunk(digest), raw, false);
             cache.forget(digest);
@@ -266,8 +362,7 @@ public final class S3ChunkStore implements ChunkStore {
 
     /** Sets a chunk's last use in the local cache (tests age chunks with it). */
     public void setLastUsed(Digest digest, Instant when) throws IOException {
-        ReentrantLock lock = lockFor(digest);
-        lock.lock();
+        ReentrantLock lock = lockSettled(digest);
         try {
             cache.mark(digest, when);
         } finally {

@@ -130,6 +130,7 @@ public final class S3Datastore implements AutoCloseable {
 
     @Override
     public void close() {
+        chunks.close(); // the running chunk uploads finish first
         objects.close();
     }
 

@@ -53,6 +53,7 @@ class S3ChunkStoreContractTest extends ChunkStoreContract {
     @AfterEach
     void closeStore() {
         if (s3 != null) {
+            s3.close();
             s3.objects().close();
         }
     }

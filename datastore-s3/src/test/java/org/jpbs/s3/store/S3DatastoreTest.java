@@ -3,6 +3,7 @@ package org.jpbs.s3.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -259,6 +260,36 @@ class S3DatastoreTest {
         try (S3Datastore c = open(tmp.resolve(store + "-c"), store, server.port())) {
             c.refresh();
             assertRestores(c, ref, seeds);
+        }
+    }
+
+    @Test
+    void aBackupWhoseChunkUploadsFailInTheBackgroundIsNotFinished() throws Exception {
+        String store = "store" + (++n);
+        long[] seeds = seeds(5200, 6);
+        BackupGroupRef g = vm(520);
+        try (FaultProxy proxy = new FaultProxy(server.port(), 1, 5);
+             S3Datastore a = S3Datastore.open(tmp.resolve(store + "-a"), server.endpoint("ep1", proxy.port()),
+                     "backups", store, 64 << 10, S3Options.defaults().withAttempts(2, Duration.ofSeconds(5)))) {
+            proxy.enabled(true); // every answer is lost: each upload fails after its retries
+            for (long s : seeds) {
+                byte[] d = data(s);
+                // the insert returns at once; its upload runs (and fails) in the background
+                assertFalse(a.chunks().insert(Digest.sha256(d), DataBlob.encode(d, 0, d.length, true)).duplicate());
+            }
+            IOException e = assertThrows(IOException.class, () -> backup(a, g, 1_700_000_000L, seeds, List.of()));
+            assertTrue(e.getMessage().contains("is not stored: could not write s3://backups/" + store + "/.chunks/"),
+                    e.getMessage());
+            assertTrue(a.datastore().listSnapshots(g).isEmpty(), "no snapshot with a chunk missing from the bucket");
+            proxy.enabled(false);
+            // the endpoint is back: the same backup stores its chunks now and finishes
+            backup(a, g, 1_700_000_100L, seeds, List.of());
+        }
+        assertTrue(chunkObjects(store).containsAll(hex(digests(seeds))));
+        try (S3Datastore b = open(tmp.resolve(store + "-b"), store, server.port())) {
+            assertEquals(1, b.refresh(), "only the finished snapshot is in the bucket");
+            assertRestores(b, new BackupSnapshotRef(g, 1_700_000_100L), seeds);
+            assertTrue(verify(b).ok());
         }
     }
 

@@ -143,6 +143,16 @@ public interface ChunkStore extends ChunkSource {
         return Long.MAX_VALUE;
     }
 
+    /**
+     * Waits until those of {@code digests} that this store is still storing (a store may finish
+     * an {@link #insert} in the background, as the S3 store uploads) are stored, and fails if one
+     * of them could not be: an index naming them must then not be written. A store whose
+     * inserts finish before they return does nothing.
+     *
+     * @throws IOException naming a chunk that is not stored and why
+     */
+    default void awaitStored(Iterable<Digest> digests) throws IOException {}
+
     /** Makes every chunk inserted so far durable (what {@code sync-level=filesystem} does at the end of a backup). Never throws. */
     default void flush() {}
 }

@@ -245,12 +245,19 @@ public final class SnapshotWriter implements AutoCloseable {
         return List.copyOf(referenced);
     }
 
-    private void referenceIndex(org.jpbs.core.index.IndexFile idx) {
+    /**
+     * The index's digests, once the chunk store has stored every one of them (a store may still
+     * be uploading some: {@link org.jpbs.datastore.chunks.ChunkStore#awaitStored}); an index
+     * naming a chunk that could not be stored is refused.
+     */
+    private List<Digest> storedChunks(org.jpbs.core.index.IndexFile idx) throws IOException {
         Digest[] d = new Digest[idx.chunkCount()];
         for (int i = 0; i < d.length; i++) {
             d[i] = idx.digest(i);
         }
-        referenced.add(Arrays.asList(d));
+        List<Digest> list = Arrays.asList(d);
+        ds.chunkStore().awaitStored(list);
+        return list;
     }
 
     /** The snapshot being written. */
@@ -304,9 +311,10 @@ public final class SnapshotWriter implements AutoCloseable {
      */
     public synchronized void addFixedIndex(String serverName, FixedIndex idx, CryptMode mode) throws IOException {
         checkName(serverName, ".fidx");
+        List<Digest> digests = storedChunks(idx);
         writeFile(serverName, idx.encode());
         entries.put(serverName, new FileEntry(serverName, mode, idx.size(), idx.computeCsum()));
-        referenceIndex(idx);
+        referenced.add(digests);
     }
 
     /** {@link #addDynamicIndex(String, DynamicIndex, CryptMode)} with crypt mode {@code none}. */
@@ -321,9 +329,10 @@ public final class SnapshotWriter implements AutoCloseable {
      */
     public synchronized void addDynamicIndex(String serverName, DynamicIndex idx, CryptMode mode) throws IOException {
         checkName(serverName, ".didx");
+        List<Digest> digests = storedChunks(idx);
         writeFile(serverName, idx.encode());
         entries.put(serverName, new FileEntry(serverName, mode, idx.size(), idx.computeCsum()));
-        referenceIndex(idx);
+        referenced.add(digests);
     }
 
     private void checkName(String serverName, String ext) {

@@ -48,6 +48,7 @@ public final class ApiRoutes {
         notifications(t);
         metrics(t);
         configS3(t);
+        configDatastore(t);
         return t;
     }
 
@@ -232,6 +233,18 @@ public final class ApiRoutes {
                 .handle(S3ConfigApi::update);
         t.delete("config/s3/{id}").permission(any(modify)).answer("null; refused (400) while a datastore uses it")
                 .handle(S3ConfigApi::delete);
+    }
+
+    private static void configDatastore(RouteTable<ApiCall> t) {
+        t.section("config-datastore", "");
+        Param[] props = DatastoreConfigApi.PROPERTIES.stream().map(k -> Param.string(k, false)).toArray(Param[]::new);
+        t.post("config/datastore").params(Param.string("name", true), Param.string("path", true),
+                        Param.string("backend", false)).params(props)
+                .params(Param.bool("reuse-datastore", false), Param.bool("overwrite-in-use", false))
+                .permission(Permission.onPath("/datastore", Privilege.DATASTORE_ALLOCATE.bit()))
+                .answer("UPID of task `create-datastore`; a bad value, a known name or path, an unknown s3 endpoint: 400 "
+                        + "naming the parameter")
+                .handle(DatastoreConfigApi::create);
     }
 
     private static void tasks(RouteTable<ApiCall> t) {
