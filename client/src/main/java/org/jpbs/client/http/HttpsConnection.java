@@ -88,6 +88,8 @@ public final class HttpsConnection implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        // the HTTP/2 flow controller writes up to this much per round: whole frames, not ~1 KiB slices
+                        ch.config().setWriteBufferWaterMark(H2Codecs.WRITE_BUFFER);
                         SslHandler tls = ssl.newHandler(ch.alloc(), host, port);
                         tls.setHandshakeTimeoutMillis(30_000);
                         tlsHandler.set(tls);

@@ -8,7 +8,6 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
-import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
 import java.util.Collection;
@@ -47,9 +46,8 @@ final class PbsUpgradeCodec implements HttpClientUpgradeHandler.UpgradeCodec {
 
     @Override
     public void upgradeTo(ChannelHandlerContext ctx, FullHttpResponse upgradeResponse) throws Exception {
-        Http2FrameCodec codec = Http2FrameCodecBuilder.forClient()
-                .initialSettings(Http2Settings.defaultSettings().initialWindowSize(WINDOW).maxFrameSize(MAX_FRAME))
-                .build();
+        Http2FrameCodec codec = H2Codecs.client(Http2Settings.defaultSettings().initialWindowSize(WINDOW)
+                .maxFrameSize(MAX_FRAME));
         ctx.pipeline().addAfter(ctx.name(), CODEC, codec);
         ctx.pipeline().addAfter(CODEC, MUX, new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()));
         try {

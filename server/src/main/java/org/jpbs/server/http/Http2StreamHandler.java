@@ -1,7 +1,6 @@
 package org.jpbs.server.http;
 
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -13,13 +12,16 @@ import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.util.ReferenceCountUtil;
+import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Serves one HTTP/2 stream of a backup or reader session: on HEADERS it asks the
- * {@link Http2Service} for a {@link Route} (errors are answered at once), buffers DATA up to
- * the route's limit, and when the request ends hands the body to the route's executor (never
- * decoding or writing on the event loop). The response is written back from that thread.
+ * {@link Http2Service} for a {@link Route} (errors are answered at once), copies DATA up to
+ * the route's limit into one array (sized from {@code content-length} when the request has one,
+ * so a chunk body is copied once and each frame's buffer is freed at once), and when the
+ * request ends hands the body to the route's executor (never decoding or writing on the event
+ * loop). The response is written back from that thread.
  * After an early answer the rest of the request body is read and dropped. Buffered bytes are
  * counted in the connection's {@link InflightBytes}, which pauses reading while too much is held.
  */
@@ -29,7 +31,10 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
     private Route route;
     private String method = "";
     private String path = "";
-    private CompositeByteBuf body;
+    /** Largest array allocated before the bytes arrive when there is no content-length. */
+    static final int INITIAL_BODY = 64 * 1024;
+    private byte[] body;
+    private int length;
     private long received;
     private long buffered;
     private boolean answered;
@@ -44,7 +49,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
         try {
             if (msg instanceof Http2HeadersFrame h) {
                 if (route == null && !answered) {
-                    onHeaders(ctx, h.headers());
+                    onHeaders(ctx, h.headers(), h.isEndStream());
                 }
                 if (h.isEndStream()) {
                     onEnd(ctx);
@@ -60,7 +65,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void onHeaders(ChannelHandlerContext ctx, Http2Headers headers) {
+    private void onHeaders(ChannelHandlerContext ctx, Http2Headers headers, boolean noBody) {
         String method = headers.method() == null ? "" : headers.method().toString();
         String full = headers.path() == null ? "/" : headers.path().toString();
         int q = full.indexOf('?');
@@ -71,8 +76,12 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
         this.path = path;
         try {
             route = service.route(method, path, query, ct == null ? null : ct.toString());
-            if (!route.discardBody()) {
-                body = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+            if (noBody) {
+                body = new byte[0];
+            } else if (!route.discardBody()) {
+                long announced = headers.getLong(HttpHeaderNames.CONTENT_LENGTH, -1L);
+                long max = Math.min(route.maxBody(), Integer.MAX_VALUE - 16);
+                reserve(new byte[(int) (announced >= 0 && announced <= max ? announced : Math.min(max, INITIAL_BODY))]);
             }
         } catch (RuntimeException e) {
             respond(ctx, failed(ErrorMapper.map(e)));
@@ -103,9 +112,25 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
             respond(ctx, failed(ApiException.badRequest(route.tooLargeMessage())));
             return;
         }
-        body.addComponent(true, d.content().retain());
-        buffered += n;
-        inflight.received(n);
+        append(d.content(), n);
+    }
+
+    /** Copies a frame's bytes into the body array (grown by doubling, up to the route's limit). */
+    private void append(ByteBuf b, int n) {
+        if (length + n > body.length) {
+            long max = Math.min(route.maxBody(), Integer.MAX_VALUE - 16);
+            reserve(Arrays.copyOf(body, (int) Math.min(max, Math.max(length + (long) n, 2L * body.length))));
+        }
+        b.getBytes(b.readerIndex(), body, length, n);
+        length += n;
+    }
+
+    /** Makes {@code bigger} the body array; its whole size counts as held (so announced sizes cannot overcommit memory). */
+    private void reserve(byte[] bigger) {
+        int grown = bigger.length - (body == null ? 0 : body.length);
+        body = bigger;
+        buffered += grown;
+        inflight.received(grown);
     }
 
     private void onEnd(ChannelHandlerContext ctx) {
@@ -113,7 +138,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         answered = true; // from here on the worker owns the body and writes the answer
-        CompositeByteBuf b = body;
+        byte[] bytes = body == null ? new byte[0] : length == body.length ? body : Arrays.copyOf(body, length);
         body = null;
         Route r = route;
         long held = buffered;
@@ -123,25 +148,15 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
             r.executor().execute(() -> {
                 H2Response resp;
                 try {
-                    byte[] bytes = b == null ? new byte[0] : ByteBufUtil.getBytes(b);
-                    if (b != null) {
-                        b.release();
-                    }
                     resp = r.handler().handle(bytes);
                 } catch (Throwable e) {
                     resp = failed(ErrorMapper.map(e));
                 } finally {
-                    if (b != null && b.refCnt() > 0) {
-                        b.release();
-                    }
                     inflight.processed(held);
                 }
                 write(ctx, resp);
             });
         } catch (RejectedExecutionException e) {
-            if (b != null) {
-                b.release();
-            }
             inflight.processed(held);
             write(ctx, H2Response.error(new ApiException(503, "server is shutting down")));
         }
@@ -170,10 +185,8 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void freeBody() {
-        if (body != null) {
-            body.release();
-            body = null;
-        }
+        body = null;
+        length = 0;
         if (buffered > 0) {
             inflight.dropped(buffered);
             buffered = 0;

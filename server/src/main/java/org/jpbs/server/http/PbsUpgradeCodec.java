@@ -9,7 +9,6 @@ import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameCodec;
-import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
@@ -27,7 +26,8 @@ import java.util.List;
  * settings ({@code docs/protocol.md#backup-upgrade}): initial stream window 32 MiB, max frame 4 MiB, a connection WINDOW_UPDATE
  * to a 32 MiB connection window, and at most {@link #MAX_CONCURRENT_STREAMS} concurrent
  * streams; one {@link Http2StreamHandler} per stream, all sharing one {@link InflightBytes}
- * that pauses reading while too much request data waits for processing. The HTTP/1.1 idle
+ * that pauses reading while too much request data waits for processing (on this connection, or
+ * on the whole server: {@link UploadBudget}). The HTTP/1.1 idle
  * closer gives way to a {@link SessionWatchdog} (session idle and request stall limits).
  */
 final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
@@ -46,12 +46,14 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
     private final String protocol;
     private final SessionFactory sessions;
     private final ServerTimeouts timeouts;
+    private final UploadBudget uploads;
     private Http2Service service;
 
-    PbsUpgradeCodec(String protocol, SessionFactory sessions, ServerTimeouts timeouts) {
+    PbsUpgradeCodec(String protocol, SessionFactory sessions, ServerTimeouts timeouts, UploadBudget uploads) {
         this.protocol = protocol;
         this.sessions = sessions;
         this.timeouts = timeouts;
+        this.uploads = uploads;
     }
 
     @Override
@@ -91,7 +93,7 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
     @Override
     public void upgradeTo(ChannelHandlerContext ctx, FullHttpRequest request) {
         Http2Service svc = service;
-        InflightBytes inflight = new InflightBytes(ctx.channel());
+        InflightBytes inflight = new InflightBytes(ctx.channel(), uploads);
         ChannelPipeline p = ctx.pipeline();
         p.remove(ServerChannelInitializer.AGGREGATOR);
         p.remove(ServerChannelInitializer.HTTP1);
@@ -99,10 +101,8 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
                 protocol.equals(SessionFactory.BACKUP_PROTOCOL) ? "backup session" : "reader session");
         p.replace(ServerChannelInitializer.IDLE, ServerChannelInitializer.IDLE, watchdog.raw());
         p.addFirst("h2-tcp", watchdog.tcp());
-        Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
-                .initialSettings(Http2Settings.defaultSettings().initialWindowSize(WINDOW).maxFrameSize(MAX_FRAME)
-                        .maxConcurrentStreams(MAX_CONCURRENT_STREAMS))
-                .build();
+        Http2FrameCodec codec = SessionCodec.build(Http2Settings.defaultSettings().initialWindowSize(WINDOW)
+                .maxFrameSize(MAX_FRAME).maxConcurrentStreams(MAX_CONCURRENT_STREAMS));
         p.addAfter(ctx.name(), "h2-codec", codec);
         watchdog.watch(codec.connection());
         p.addAfter("h2-codec", "h2-watch", watchdog.frames());

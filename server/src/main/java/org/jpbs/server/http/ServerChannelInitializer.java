@@ -20,7 +20,8 @@ import java.util.concurrent.Executor;
  * aggregator → {@link Http1Handler} for REST, with an {@link IdleCloser} after TLS
  * ({@link ServerTimeouts}; an upgraded session replaces it with a {@link SessionWatchdog}); TCP
  * keepalive on every accepted connection ({@link #keepalive}); a last handler logs and closes on errors
- * (including garbage instead of HTTP/2 frames after the {@code 101}).
+ * (including garbage instead of HTTP/2 frames after the {@code 101}). All upgraded connections of
+ * one server share one {@link UploadBudget} for the request bodies they hold.
  */
 public final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     static final String AGGREGATOR = "aggregator";
@@ -35,6 +36,7 @@ public final class ServerChannelInitializer extends ChannelInitializer<SocketCha
     private final RestHandler rest;
     private final Executor workers;
     private final ServerTimeouts timeouts;
+    private final UploadBudget uploads = UploadBudget.fromSystemProperties();
 
     /**
      * @param ssl      server TLS context
@@ -56,16 +58,17 @@ public final class ServerChannelInitializer extends ChannelInitializer<SocketCha
     protected void initChannel(SocketChannel ch) {
         keepalive(ch, timeouts.tcpKeepalive());
         ChannelPipeline p = ch.pipeline();
+        ch.config().setWriteBufferWaterMark(SessionCodec.WRITE_BUFFER); // whole HTTP/2 frames per write round
         p.addLast("tls", ssl.newHandler(ch.alloc()));
         p.addLast(IDLE, new IdleCloser(timeouts.http1Idle(), "HTTP/1.1 connection"));
         HttpServerCodec http = new HttpServerCodec();
         p.addLast("http", http);
         p.addLast("upgrade", new HttpServerUpgradeHandler(http, protocol -> {
             if (AsciiString.contentEqualsIgnoreCase(protocol, SessionFactory.BACKUP_PROTOCOL)) {
-                return new PbsUpgradeCodec(SessionFactory.BACKUP_PROTOCOL, sessions, timeouts);
+                return new PbsUpgradeCodec(SessionFactory.BACKUP_PROTOCOL, sessions, timeouts, uploads);
             }
             if (AsciiString.contentEqualsIgnoreCase(protocol, SessionFactory.READER_PROTOCOL)) {
-                return new PbsUpgradeCodec(SessionFactory.READER_PROTOCOL, sessions, timeouts);
+                return new PbsUpgradeCodec(SessionFactory.READER_PROTOCOL, sessions, timeouts, uploads);
             }
             return null;
         }, 64 * 1024));
