@@ -33,8 +33,16 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
     private String path = "";
     /** Largest array allocated before the bytes arrive when there is no content-length. */
     static final int INITIAL_BODY = 64 * 1024;
+    /**
+     * Largest announced {@code content-length} allocated at once on HEADERS: a fixed-size chunk
+     * (4 MiB) plus the blob header. Larger bodies grow with the bytes that really arrive, so
+     * headers alone cannot make the server allocate much memory.
+     */
+    static final int PREALLOCATE_MAX = 4 * 1024 * 1024 + 64 * 1024;
     private byte[] body;
     private int length;
+    /** The request's {@code content-length}, or -1: growth stops there. */
+    private long expected = -1;
     private long received;
     private long buffered;
     private boolean answered;
@@ -80,8 +88,10 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
                 body = new byte[0];
             } else if (!route.discardBody()) {
                 long announced = headers.getLong(HttpHeaderNames.CONTENT_LENGTH, -1L);
+                expected = announced;
                 long max = Math.min(route.maxBody(), Integer.MAX_VALUE - 16);
-                reserve(new byte[(int) (announced >= 0 && announced <= max ? announced : Math.min(max, INITIAL_BODY))]);
+                reserve(new byte[(int) (announced >= 0 && announced <= Math.min(max, PREALLOCATE_MAX)
+                        ? announced : Math.min(max, INITIAL_BODY))]);
             }
         } catch (RuntimeException e) {
             respond(ctx, failed(ErrorMapper.map(e)));
@@ -119,7 +129,11 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
     private void append(ByteBuf b, int n) {
         if (length + n > body.length) {
             long max = Math.min(route.maxBody(), Integer.MAX_VALUE - 16);
-            reserve(Arrays.copyOf(body, (int) Math.min(max, Math.max(length + (long) n, 2L * body.length))));
+            long grown = Math.max(length + (long) n, 2L * body.length);
+            if (expected >= length + (long) n) {
+                grown = Math.min(grown, expected);
+            }
+            reserve(Arrays.copyOf(body, (int) Math.min(max, grown)));
         }
         b.getBytes(b.readerIndex(), body, length, n);
         length += n;
