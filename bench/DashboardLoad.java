@@ -113,7 +113,7 @@ public class DashboardLoad {
         long week = now - 7 * 86400;
         return List.of(
                 new String[] {STALE, "/status/stale-groups?older-than=129600&limit=100"},
-                new String[] {"GET status/datastore-usage", "/status/datastore-usage"},
+                new String[] {"GET status/datastore-usage", "/status/datastore-usage?history=0"},
                 new String[] {"GET tasks?running=1&limit=0", tasks + "running=1&limit=0"},
                 new String[] {"GET tasks?typefilter=backup&since=24h&statusfilter=ok,warning&limit=1",
                     tasks + "typefilter=backup&since=" + day + "&statusfilter=ok,warning&limit=1"},

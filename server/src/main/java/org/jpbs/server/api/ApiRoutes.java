@@ -66,10 +66,12 @@ public final class ApiRoutes {
                         + "privilege somewhere below (then `comment` is null)"))
                 .answer("`[{\"comment\",\"maintenance\"?,\"store\"}]`, config order")
                 .handle(c -> GeneralApi.datastoreList(c.access()));
-        t.get("status/datastore-usage").permission(any("per store: Audit or Backup; a store seen only through a "
+        t.get("status/datastore-usage").params(Param.bool("history", true))
+                .permission(any("per store: Audit or Backup; a store seen only through a "
                         + "namespace ACL gives `{\"store\"}`"))
                 .answer("`[{\"store\",\"total\",\"used\",\"avail\",\"history\",\"history-start\",\"history-delta\",\"gc-status\","
-                        + "\"estimated-full-date\"?}]` (history and estimate: see Metrics)")
+                        + "\"estimated-full-date\"?}]` (history and estimate: see Metrics); jpbs: `history=0` leaves out "
+                        + "`history`, `history-start` and `history-delta` (the dashboard shows only the estimate)")
                 .handle(c -> DatastoreApi.usage(c.access(), c.params(), Instant.now().getEpochSecond()));
         t.get("status/stale-groups").params(Param.integer("older-than", 0, Long.MAX_VALUE, "129600 (36 h)"),
                         Param.integer("limit", 0, Integer.MAX_VALUE, "100; 0 = all"),

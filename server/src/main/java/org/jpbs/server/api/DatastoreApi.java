@@ -302,10 +302,12 @@ final class DatastoreApi {
      * "used","avail","history","history-start","history-delta","gc-status","estimated-full-date"?}};
      * {@code history} is {@value UsageHistory#POINTS} used/total fractions from the metrics store
      * (null where not sampled), kept ready by the sampler ({@link UsageHistory}). A store seen only through a namespace ACL gives {@code {"store"}};
-     * one whose lookup fails (e.g. offline) {@code {"error","store"}}. Config order.
+     * one whose lookup fails (e.g. offline) {@code {"error","store"}}. Config order. With {@code history=0}
+     * (a jpbs extension, for the dashboard) the three history fields are left out.
      */
     static RestResponse usage(Access acc, ApiParams p, long now) throws IOException {
         UsageHistory usage = RrdStore.forConfigDir(acc.auth().configDir()).usage();
+        boolean withHistory = p.bool("history", true);
         ArrayNode out = F.arrayNode();
         for (String store : names(acc)) { // config order, as PBS
             long privs = acc.privileges(store, BackupNamespace.ROOT);
@@ -333,9 +335,11 @@ final class DatastoreApi {
                     o.put("estimated-full-date", history.estimate().getAsLong());
                 }
                 o.set("gc-status", gcStatus(ds));
-                o.putRawValue("history", new RawValue(history.json()));
-                o.put("history-delta", UsageHistory.DELTA);
-                o.put("history-start", history.start());
+                if (withHistory) {
+                    o.putRawValue("history", new RawValue(history.json()));
+                    o.put("history-delta", UsageHistory.DELTA);
+                    o.put("history-start", history.start());
+                }
                 o.put("store", store);
                 o.put("total", total);
                 o.put("used", total - fs.getUnallocatedSpace());

@@ -1,6 +1,7 @@
 package org.jpbs.server.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -237,6 +238,12 @@ class AccessApiTest {
             known += h.isNull() ? 0 : 1;
         }
         assertEquals(21, known, "one history point per sampled day");
+        JsonNode light = http.get("/api2/json/status/datastore-usage?history=0", caller.get("root")).json().get("data").get(0);
+        assertEquals(full, light.get("estimated-full-date").asLong(), "history=0 keeps the estimate");
+        for (String f : List.of("history", "history-start", "history-delta")) {
+            assertFalse(light.has(f), "history=0 leaves out " + f);
+        }
+        assertEquals(usage.get("total"), light.get("total"));
     }
 
     @Test

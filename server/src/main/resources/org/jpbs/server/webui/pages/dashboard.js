@@ -47,7 +47,7 @@ function load(t) {
   const week = t - 7 * DAY;
   const list = typefilter => api.get(TASKS, { since: week, typefilter, limit: 0 });
   return Promise.all([
-    api.get('/status/datastore-usage'),
+    api.get('/status/datastore-usage', { history: 0 }),
     api.get(TASKS, { running: 1, limit: 0 }),
     count({ typefilter: 'backup', since: t - DAY, statusfilter: OK }),
     count({ typefilter: 'backup', since: t - DAY, statusfilter: FAILED }),
