@@ -1,20 +1,14 @@
 package org.jpbs.client.engine;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
-import org.jpbs.core.pxar.PxarAccessor;
-import org.jpbs.core.pxar.PxarEntry;
 import org.jpbs.client.pxar.fs.PreviousArchive;
+import org.jpbs.client.pxar.fs.PreviousCursor;
 import org.jpbs.core.index.IndexFile;
 
 /**
  * The previous snapshot's split archive for {@code --change-detection-mode metadata}
- * ({@code docs/pxar.md#metadata-change-detection}): files are looked up in its metadata archive
- * (random access through the goodbye tables; each directory listed once, as the archiver reaches it), and
+ * ({@code docs/pxar.md#metadata-change-detection}): files are found in its metadata archive,
+ * decoded once from front to back in step with the archiver's walk ({@link PreviousCursor}), and
  * reused payload ranges become whole chunks of its payload index injected into the new payload
  * stream. A range is reused only when the chunks' bytes outside it (padding) stay below
  * {@value #PADDING_THRESHOLD} of the chunks' size, as pxar does. A range starting in the chunk
@@ -24,22 +18,21 @@ final class PreviousSplitArchive implements PreviousArchive {
     /** Largest share of padding in reused chunks (pxar's CHUNK_PADDING_THRESHOLD). */
     static final double PADDING_THRESHOLD = 0.1;
 
-    private final PxarAccessor metadata;
+    private final PreviousCursor metadata;
     private final IndexFile payload;
     private final DynamicArchiveStream out;
-    private final ArrayDeque<Dir> dirs = new ArrayDeque<>();
     private int lastChunk = -1;
     private long lastChunkEnd = -1;
     private long padding;
     private long reusedChunks;
 
     /**
-     * @param metadata the previous metadata archive ({@code NAME.mpxar.didx})
+     * @param metadata the previous metadata archive ({@code NAME.mpxar.didx}), read in step with the walk
      * @param payload  the previous payload index ({@code NAME.ppxar.didx}); its chunks must be
      *                 known to the new payload stream's target
      * @param out      the new payload stream
      */
-    PreviousSplitArchive(PxarAccessor metadata, IndexFile payload, DynamicArchiveStream out) {
+    PreviousSplitArchive(PreviousCursor metadata, IndexFile payload, DynamicArchiveStream out) {
         this.metadata = metadata;
         this.payload = payload;
         this.out = out;
@@ -47,64 +40,7 @@ final class PreviousSplitArchive implements PreviousArchive {
 
     @Override
     public File file(byte[] path) throws IOException {
-        int slash = lastSlash(path);
-        Map<ByteBuffer, PxarAccessor.Node> children = directory(slash < 0 ? new byte[0] : Arrays.copyOf(path, slash));
-        PxarAccessor.Node n = children.get(ByteBuffer.wrap(Arrays.copyOfRange(path, slash + 1, path.length)));
-        if (n == null || n.entry().kind() != PxarEntry.Kind.FILE || !n.entry().hasPayloadRef()) {
-            return null;
-        }
-        return new File(n.entry().metadata(), n.entry().fileSize(), n.entry().payloadRef());
-    }
-
-    /**
-     * The children of the previous archive's directory {@code path} by name (empty if it is none).
-     * The archiver walks depth first, so the listed directories are kept as a stack: the
-     * ancestors of the current one; each directory is listed once.
-     */
-    private Map<ByteBuffer, PxarAccessor.Node> directory(byte[] path) throws IOException {
-        while (!dirs.isEmpty() && !isPrefix(dirs.peek().path(), path)) {
-            dirs.pop();
-        }
-        if (!dirs.isEmpty() && Arrays.equals(dirs.peek().path(), path)) {
-            return dirs.peek().children();
-        }
-        PxarAccessor.Node n;
-        if (!dirs.isEmpty() && lastSlash(path) == dirs.peek().path().length - (dirs.peek().path().length == 0 ? 1 : 0)
-                && dirs.peek().node() != null) {
-            n = dirs.peek().children().get(ByteBuffer.wrap(Arrays.copyOfRange(path, lastSlash(path) + 1, path.length)));
-        } else {
-            n = metadata.lookup(path);
-        }
-        Map<ByteBuffer, PxarAccessor.Node> children = new HashMap<>();
-        if (n != null && n.isDirectory()) {
-            for (PxarAccessor.Node c : metadata.list(n)) {
-                children.put(ByteBuffer.wrap(c.entry().name()), c);
-            }
-        } else {
-            n = null;
-        }
-        dirs.push(new Dir(path, n, children));
-        return children;
-    }
-
-    /** A listed directory of the previous archive. */
-    private record Dir(byte[] path, PxarAccessor.Node node, Map<ByteBuffer, PxarAccessor.Node> children) {}
-
-    private static int lastSlash(byte[] path) {
-        int i = path.length - 1;
-        while (i >= 0 && path[i] != '/') {
-            i--;
-        }
-        return i;
-    }
-
-    /** True if {@code dir} is {@code path} or one of its ancestors (the root, "", is everyone's). */
-    private static boolean isPrefix(byte[] dir, byte[] path) {
-        if (dir.length == 0) {
-            return true;
-        }
-        return path.length >= dir.length && Arrays.equals(path, 0, dir.length, dir, 0, dir.length)
-                && (path.length == dir.length || path[dir.length] == '/');
+        return metadata.file(path);
     }
 
     @Override

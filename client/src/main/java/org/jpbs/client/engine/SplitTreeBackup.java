@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.jpbs.core.pxar.IndexReadAt;
-import org.jpbs.core.pxar.PxarAccessor;
+import org.jpbs.client.pxar.fs.PreviousCursor;
 import org.jpbs.client.pxar.fs.TreeArchiver;
 import org.jpbs.core.snapshot.SnapshotSource;
 
@@ -33,12 +33,16 @@ final class SplitTreeBackup {
         return new String[] {base + ".mpxar.didx", base + ".ppxar.didx"};
     }
 
+    /** Chunk cache of the previous metadata archive's reader (read sequentially: a few chunks suffice). */
+    private static final long PREVIOUS_CACHE_BYTES = 32L << 20;
+
     static TreeResult archive(BackupEngine engine, String serverName, Path root, TreeArchiver.Options options,
             ChangeDetectionMode mode, Consumer<String> warnings) throws IOException {
         String[] names = names(serverName);
         DynamicArchiveStream meta = engine.openDynamicStream(names[0], DynamicArchiveStream.AVERAGE_CHUNK_SIZE);
         DynamicArchiveStream payload = null;
         SnapshotSource previousSource = null;
+        IndexReadAt previousReader = null;
         try {
             payload = engine.openPayloadStream(names[1]);
             TreeArchiver a = new TreeArchiver(options, null, warnings).suggestingBoundaries(payload::suggestBoundary);
@@ -51,9 +55,11 @@ final class SplitTreeBackup {
                 if (src.isPresent()) {
                     previousSource = src.get();
                     // opened through the reader session: a server allows the chunks of indexes read there
-                    IndexReadAt r = new IndexReadAt(previousSource.openIndex(names[0]), previousSource,
-                            engine.crypt().chunkKey(), "previous " + names[0], 8);
-                    previous = new PreviousSplitArchive(new PxarAccessor(r), pp.index(), payload);
+                    // read once from front to back: the next chunks are fetched while one is decoded
+                    previousReader = new IndexReadAt(previousSource.openIndex(names[0]), previousSource,
+                            engine.crypt().chunkKey(), true, PREVIOUS_CACHE_BYTES, 2, "previous " + names[0]);
+                    previous = new PreviousSplitArchive(new PreviousCursor(previousReader.streamFrom(0)), pp.index(),
+                            payload);
                     a.reusing(previous);
                 } else {
                     String why = pm.index() == null ? pm.why() : pp.index() == null ? pp.why()
@@ -72,6 +78,9 @@ final class SplitTreeBackup {
             meta.close();
             if (payload != null) {
                 payload.close();
+            }
+            if (previousReader != null) {
+                previousReader.close();
             }
             if (previousSource != null) {
                 previousSource.close();

@@ -13,9 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.jpbs.core.pxar.PxarAccessor;
 import org.jpbs.core.pxar.PxarDecoder;
-import org.jpbs.core.pxar.PxarEntry;
 import org.jpbs.core.pxar.ReadAt;
 import org.junit.jupiter.api.Test;
 
@@ -29,24 +27,20 @@ import org.junit.jupiter.api.Test;
 class MetadataReuseTest extends DiskDirTest {
     /** A previous split archive in memory; reuse copies the range into the new payload stream. */
     private static final class Previous implements PreviousArchive {
-        final PxarAccessor accessor;
+        final PreviousCursor cursor;
         final byte[] payload;
         final ByteArrayOutputStream out;
         final List<long[]> reused = new ArrayList<>();
 
         Previous(byte[] meta, byte[] payload, ByteArrayOutputStream out) {
-            this.accessor = new PxarAccessor(ReadAt.of(meta));
+            this.cursor = previousCursor(meta);
             this.payload = payload;
             this.out = out;
         }
 
         @Override
         public File file(byte[] path) throws IOException {
-            PxarAccessor.Node n = accessor.lookup(path);
-            if (n == null || n.entry().kind() != PxarEntry.Kind.FILE) {
-                return null;
-            }
-            return new File(n.entry().metadata(), n.entry().fileSize(), n.entry().payloadRef());
+            return cursor.file(path);
         }
 
         @Override
@@ -55,6 +49,14 @@ class MetadataReuseTest extends DiskDirTest {
             long at = out.size();
             out.write(payload, (int) start, (int) (end - start));
             return new Placement(at, end - start);
+        }
+    }
+
+    private static PreviousCursor previousCursor(byte[] meta) {
+        try {
+            return new PreviousCursor(new ByteArrayInputStream(meta));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
