@@ -29,24 +29,28 @@ final class EntryOutput implements AutoCloseable {
     private final Consumer<String> warnings;
     private final LongConsumer boundaries;
     private final TreeArchiver.Counters counters;
+    private final DirHandle root;
     private final Map<Long, Map<Long, Object[]>> hardlinks = new HashMap<>();
     private final byte[] copy = new byte[1 << 20];
 
     /**
+     * @param root     the tree's root (held by the caller until this is closed): held files read
+     *                 after all are opened again below it
      * @param catalog  receives the entries, or null
      * @param previous   the previous split archive to reuse unchanged files from, or null
      * @param boundaries told the payload offset where each file read starts (split archives), or null
      */
-    EntryOutput(Sys sys, PxarEncoder enc, CatalogWriter catalog, PreviousArchive previous, LongConsumer boundaries,
+    EntryOutput(Sys sys, DirHandle root, PxarEncoder enc, CatalogWriter catalog, PreviousArchive previous, LongConsumer boundaries,
             Consumer<String> warnings, TreeArchiver.Counters counters) {
         this.boundaries = boundaries;
         this.sys = sys;
+        this.root = root;
         this.enc = enc;
         this.catalog = catalog;
         this.previous = previous;
         this.warnings = warnings;
         this.counters = counters;
-        this.lookahead = previous == null ? null : new Lookahead(sys, previous, heldWriter());
+        this.lookahead = previous == null ? null : new Lookahead(previous, heldWriter());
     }
 
     /** Writes an entry now, or after the unchanged files the look-ahead holds. */
@@ -116,11 +120,10 @@ final class EntryOutput implements AutoCloseable {
     }
 
     /**
-     * Adds a regular file read by {@link EntryRead} (contents possibly read ahead); returns true if
-     * the look-ahead holds it and has taken over its descriptor.
+     * Adds a regular file of {@code dir} read by {@link EntryRead} (contents possibly read ahead;
+     * in metadata mode closed, and opened again here if it has to be read).
      */
-    boolean file(EntryRead r) throws IOException {
-        int fd = r.fd;
+    void file(EntryRead r, DirHandle dir) throws IOException {
         byte[] name = r.name;
         byte[] path = r.path;
         Sys.FileStat s = r.stat;
@@ -136,7 +139,7 @@ final class EntryOutput implements AutoCloseable {
                     }
                     enc.addHardlink(name, (byte[]) first[0], ((long[]) first[1])[0]);
                 });
-                return false;
+                return;
             }
             linkOffset = new long[] {-1};
             inodes.put(s.ino, new Object[] {path, linkOffset});
@@ -145,14 +148,32 @@ final class EntryOutput implements AutoCloseable {
             PreviousArchive.File p = previous.file(path);
             if (p != null && p.matches(meta, s.size)) {
                 long from = p.payloadOffset();
-                lookahead.hold(new Lookahead.Held(fd, name, path, s, meta, from, linkOffset), from,
+                lookahead.hold(new Lookahead.Held(name, path, s, meta, from, linkOffset), from,
                         from + PxarFormat.HEADER_SIZE + s.size);
-                return true;
+                return;
             }
             lookahead.flush();
         }
-        read(fd, name, path, s, meta, linkOffset, r.data, r.length, r.complete);
-        return false;
+        if (r.fd >= 0 || r.complete) {
+            read(r.fd, name, path, s, meta, linkOffset, r.data, r.length, r.complete);
+            return;
+        }
+        int fd = reopened(Reopen.in(sys, dir.fd, name, s), path);
+        try {
+            read(fd, name, path, s, meta, linkOffset, null, 0, false);
+        } finally {
+            if (fd >= 0) {
+                sys.close(fd);
+            }
+        }
+    }
+
+    /** {@code fd}, or -1 after a warning if the file could not be opened again (it is padded with zeros). */
+    private int reopened(int fd, byte[] path) {
+        if (fd < 0) {
+            warnings.accept("warning: file vanished while reading: " + show(path) + ", file will be padded with zeros!");
+        }
+        return fd;
     }
 
     /** Writes what the look-ahead still holds and ends the archive. */
@@ -191,7 +212,7 @@ final class EntryOutput implements AutoCloseable {
             counters.bytesRead += headLength;
             remaining -= headLength;
         }
-        while (remaining > 0 && !complete) {
+        while (remaining > 0 && !complete && fd >= 0) {
             int got = sys.read(fd, copy, 0, copy.length);
             if (got == 0) {
                 break;
@@ -205,7 +226,9 @@ final class EntryOutput implements AutoCloseable {
             remaining -= got;
         }
         if (remaining > 0) {
-            warnings.accept("warning: file size shrunk while reading: " + show(path) + ", file will be padded with zeros!");
+            if (fd >= 0) {
+                warnings.accept("warning: file size shrunk while reading: " + show(path) + ", file will be padded with zeros!");
+            }
             Arrays.fill(copy, (byte) 0);
             while (remaining > 0) {
                 int k = (int) Math.min(remaining, copy.length);
@@ -224,8 +247,16 @@ final class EntryOutput implements AutoCloseable {
         return new Lookahead.Writer() {
             @Override
             public void read(Lookahead.Held f) throws IOException {
-                EntryOutput.this.read(f.fd(), f.name(), f.path(), f.stat(), f.metadata(), f.linkOffset(), null, 0,
-                        f.stat().size == 0);
+                boolean empty = f.stat().size == 0;
+                int fd = empty ? -1 : reopened(Reopen.below(sys, root.fd, f.path(), f.stat()), f.path());
+                try {
+                    EntryOutput.this.read(fd, f.name(), f.path(), f.stat(), f.metadata(), f.linkOffset(), null, 0,
+                            empty);
+                } finally {
+                    if (fd >= 0) {
+                        sys.close(fd);
+                    }
+                }
             }
 
             @Override

@@ -33,6 +33,12 @@ final class EntryRead {
     boolean skip;
     List<String> warnings = List.of();
 
+    /**
+     * {@code ahead} for metadata mode: the file is closed as soon as its metadata is read (an
+     * unchanged file needs no more; one read after all is opened again, {@link Reopen}).
+     */
+    static final int METADATA_ONLY = -1;
+
     EntryRead(byte[] name, byte[] path) {
         this.name = name;
         this.path = path;
@@ -49,7 +55,8 @@ final class EntryRead {
     /**
      * Reads the entry {@code name} of {@code dir}.
      *
-     * @param ahead  most content bytes to read ahead (0: none, the encoder reads the file)
+     * @param ahead  most content bytes to read ahead (0: none, the encoder reads the file;
+     *               {@link #METADATA_ONLY}: none, and the file is closed after its metadata)
      * @param budget where the read-ahead bytes are taken from
      */
     EntryRead read(Sys sys, DirHandle dir, int ahead, Budget budget) throws IOException {
@@ -95,6 +102,11 @@ final class EntryRead {
         } catch (SysException e) {
             close(sys);
             throw new IOException(EntryOutput.show(path) + ": " + e.getMessage(), e);
+        }
+        if (ahead == METADATA_ONLY) {
+            close(sys);
+            complete = stat.size == 0;
+            return;
         }
         int want = (int) Math.min(stat.size, ahead);
         if (stat.size == 0) {

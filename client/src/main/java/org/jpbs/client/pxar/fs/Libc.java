@@ -50,7 +50,7 @@ final class Libc {
     static final long UTIME_OMIT = (1L << 30) - 2;
 
     static final int EPERM = 1, ENOENT = 2, EINTR = 4, EBADF = 9, EACCES = 13, EEXIST = 17, ENOTDIR = 20,
-            EINVAL = 22, ENOTTY = 25, ENOSPC = 28, ERANGE = 34, ENOSYS = 38, ENODATA = 61, EOPNOTSUPP = 95;
+            EINVAL = 22, ENOTTY = 25, ENOSPC = 28, ERANGE = 34, ENOSYS = 38, ELOOP = 40, ENODATA = 61, EOPNOTSUPP = 95;
 
     static final MethodHandle OPENAT;      // int openat(int, const char*, int, ...mode)
     static final MethodHandle CLOSE;       // int close(int)

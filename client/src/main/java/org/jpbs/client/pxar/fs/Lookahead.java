@@ -8,15 +8,15 @@ import org.jpbs.core.pxar.Metadata;
 /**
  * The look-ahead of {@code --change-detection-mode metadata}
  * ({@code docs/pxar.md#metadata-change-detection}): unchanged files whose previous payloads
- * follow each other in the previous payload stream are held (with their open descriptors, not
- * read), and every entry after them waits in archive order, until the run ends: a changed file,
+ * follow each other in the previous payload stream are held (their stat and metadata; no open
+ * descriptor, no contents), and every entry after them waits in archive order, until the run ends: a changed file,
  * a file whose previous payload does not continue the run, {@value #MAX_FILES} held files (then
  * the next run goes on in the chunk this one ends in), or the end of the archive. Then the run's payload range is offered to the {@link PreviousArchive}:
  * taken over as whole chunks, the held files become payload references; refused (too much
  * padding), they are read and encoded as new files. Not thread-safe.
  */
 final class Lookahead implements AutoCloseable {
-    /** Most files held at once (open descriptors), as pxar's look-ahead cache. */
+    /** Most files held at once, as pxar's look-ahead cache. */
     static final int MAX_FILES = 512;
 
     /** An entry written when its turn comes. */
@@ -25,13 +25,13 @@ final class Lookahead implements AutoCloseable {
         void run() throws IOException;
     }
 
-    /** An unchanged file held with its open descriptor; {@code previousOffset} is its previous payload offset. */
-    record Held(int fd, byte[] name, byte[] path, Sys.FileStat stat, Metadata metadata, long previousOffset,
+    /** An unchanged file held (not open); {@code previousOffset} is its previous payload offset. */
+    record Held(byte[] name, byte[] path, Sys.FileStat stat, Metadata metadata, long previousOffset,
             long[] linkOffset) {}
 
     /** Writes held files. */
     interface Writer {
-        /** Encodes the file with its contents read from its descriptor. */
+        /** Encodes the file with its contents (opened again to read them). */
         void read(Held f) throws IOException;
 
         /** Encodes the file as a reference to payload offset {@code payloadOffset}. */
@@ -41,7 +41,6 @@ final class Lookahead implements AutoCloseable {
         void appended(long bytes);
     }
 
-    private final Sys sys;
     private final PreviousArchive previous;
     private final Writer writer;
     private final List<Object> items = new ArrayList<>();
@@ -50,8 +49,7 @@ final class Lookahead implements AutoCloseable {
     private long start;
     private long end;
 
-    Lookahead(Sys sys, PreviousArchive previous, Writer writer) {
-        this.sys = sys;
+    Lookahead(PreviousArchive previous, Writer writer) {
         this.previous = previous;
         this.writer = writer;
     }
@@ -65,7 +63,7 @@ final class Lookahead implements AutoCloseable {
         }
     }
 
-    /** Holds an unchanged file whose previous payload is {@code [from, to)}; takes over its descriptor. */
+    /** Holds an unchanged file whose previous payload is {@code [from, to)}. */
     void hold(Held f, long from, long to) throws IOException {
         if (files > 0 && from != end) {
             flush(false);
@@ -98,14 +96,10 @@ final class Lookahead implements AutoCloseable {
         while (next < items.size()) {
             Object o = items.get(next++);
             if (o instanceof Held f) {
-                try {
-                    if (p != null) {
-                        writer.reference(f, p.offset() + (f.previousOffset() - start));
-                    } else {
-                        writer.read(f);
-                    }
-                } finally {
-                    sys.close(f.fd());
+                if (p != null) {
+                    writer.reference(f, p.offset() + (f.previousOffset() - start));
+                } else {
+                    writer.read(f);
                 }
             } else {
                 ((Step) o).run();
@@ -115,14 +109,9 @@ final class Lookahead implements AutoCloseable {
         next = 0;
     }
 
-    /** Closes the descriptors of files still held (after a failure). */
+    /** Drops what is still held (after a failure). */
     @Override
     public void close() {
-        for (int i = next; i < items.size(); i++) {
-            if (items.get(i) instanceof Held f) {
-                sys.close(f.fd());
-            }
-        }
         items.clear();
         next = 0;
         files = 0;

@@ -165,6 +165,7 @@ public final class TreeArchiver {
         }
         boolean reuse = payload != null && previous != null;
         TreeWalker walker = null;
+        DirHandle rootDir = null;
         try (ReadAheadPool pool = new ReadAheadPool(readers, budget)) {
             try {
                 long magic = sys.fsType(fd);
@@ -180,13 +181,13 @@ public final class TreeArchiver {
                     devices.add(st.dev());
                 }
                 Metadata meta = metadata(sys, fd, st, magic, features, root.toString());
-                output = new EntryOutput(sys, new PxarEncoder(out, payload, meta), catalog, reuse ? previous : null,
-                        payload != null ? boundaries : null, warnings, counters);
-                // files that may be reused unread get no contents read ahead
-                walker = new TreeWalker(options, devices, pool, reuse ? 0 : ahead, window);
-                DirHandle rootDir = new DirHandle(fd, new byte[0], magic, features);
-                fd = -1; // the walker closes it
-                walker.start(rootDir, st.dev());
+                rootDir = new DirHandle(fd, new byte[0], magic, features);
+                fd = -1; // the walker and this method release it
+                output = new EntryOutput(sys, rootDir, new PxarEncoder(out, payload, meta), catalog,
+                        reuse ? previous : null, payload != null ? boundaries : null, warnings, counters);
+                // files that may be reused unread are closed once their metadata is read
+                walker = new TreeWalker(options, devices, pool, reuse ? EntryRead.METADATA_ONLY : ahead, window);
+                walker.start(rootDir.retain(), st.dev());
                 consume(walker, pool);
                 output.finish();
             } finally {
@@ -195,6 +196,9 @@ public final class TreeArchiver {
                 }
                 if (output != null) {
                     output.close();
+                }
+                if (rootDir != null) {
+                    rootDir.release(sys);
                 }
                 if (fd >= 0) {
                     sys.close(fd);
@@ -255,11 +259,7 @@ public final class TreeArchiver {
                 return;
             }
             switch (r.stat.type()) {
-                case 0100000 -> {
-                    if (output.file(r)) {
-                        r.fd = -1; // held by the look-ahead now
-                    }
-                }
+                case 0100000 -> output.file(r, c.dir());
                 case 0120000 -> output.symlink(r.name, r.meta, r.linkTarget);
                 case 0020000, 0060000 -> output.device(r.name, r.meta, r.stat.type() == 0060000, r.stat.rdevMajor,
                         r.stat.rdevMinor);

@@ -71,7 +71,8 @@ final class TreeWalker {
 
     /**
      * @param devices the devices whose contents are archived (null: all)
-     * @param ahead   most content bytes of one file read ahead (0: contents are left to the encoder)
+     * @param ahead   most content bytes of one file read ahead (0: contents are left to the encoder;
+     *                {@link EntryRead#METADATA_ONLY}: files are closed once their metadata is read)
      * @param window  most items waiting for the encoder
      */
     TreeWalker(TreeArchiver.Options options, Set<Long> devices, ReadAheadPool pool, int ahead, int window) {

@@ -2,6 +2,7 @@ package org.jpbs.client.pxar.fs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -31,6 +32,10 @@ class MetadataReuseTest extends DiskDirTest {
         final byte[] payload;
         final ByteArrayOutputStream out;
         final List<long[]> reused = new ArrayList<>();
+        /** Reuse nothing: every run is read after all. */
+        boolean refuse;
+        /** Called at every lookup (on the encoder's thread). */
+        Runnable onLookup = () -> { };
 
         Previous(byte[] meta, byte[] payload, ByteArrayOutputStream out) {
             this.cursor = previousCursor(meta);
@@ -40,11 +45,15 @@ class MetadataReuseTest extends DiskDirTest {
 
         @Override
         public File file(byte[] path) throws IOException {
+            onLookup.run();
             return cursor.file(path);
         }
 
         @Override
         public Placement reuse(long start, long end, boolean continued) {
+            if (refuse) {
+                return null;
+            }
             reused.add(new long[] {start, end});
             long at = out.size();
             out.write(payload, (int) start, (int) (end - start));
@@ -129,5 +138,74 @@ class MetadataReuseTest extends DiskDirTest {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         new TreeArchiver(TreeArchiver.Options.defaults(), null, w -> { }).archive(out, got);
         assertArrayEquals(want.toByteArray(), got.toByteArray());
+    }
+
+    /**
+     * Unchanged files hold no descriptor: they are closed once their metadata is read (not held
+     * open while their run grows, nor while they wait for the encoder), so a tree of 1,500 files
+     * keeps the process's open descriptors within a few of what it had before.
+     */
+    @Test
+    void unchangedFilesHoldNoDescriptor() throws Exception {
+        Path src = Files.createDirectories(dir.resolve("fds-src"));
+        for (int d = 0; d < 3; d++) {
+            Path sub = Files.createDirectories(src.resolve("d" + d));
+            for (int f = 0; f < 500; f++) {
+                Files.write(sub.resolve(String.format("f%04d", f)), new byte[] {(byte) f, (byte) d});
+            }
+        }
+        ByteArrayOutputStream m1 = new ByteArrayOutputStream();
+        ByteArrayOutputStream p1 = new ByteArrayOutputStream();
+        new TreeArchiver(TreeArchiver.Options.defaults(), null, w -> { }).archive(src, m1, p1);
+
+        long before = openDescriptors();
+        long[] most = {0};
+        ByteArrayOutputStream m2 = new ByteArrayOutputStream();
+        ByteArrayOutputStream p2 = new ByteArrayOutputStream();
+        Previous prev = new Previous(m1.toByteArray(), p1.toByteArray(), p2);
+        prev.onLookup = () -> most[0] = Math.max(most[0], openDescriptors());
+        TreeArchiver a = new TreeArchiver(TreeArchiver.Options.defaults(), null, w -> { }).reusing(prev);
+        a.archive(src, m2, p2);
+        assertEquals(1500, a.counters().filesReused());
+        assertEquals(0, a.counters().filesRead());
+        // readers (4) opening a file each, the directories being listed or holding queued entries
+        assertTrue(most[0] - before <= 12, "descriptors open during the archive: " + most[0] + ", before: " + before);
+        assertEquals(before, openDescriptors(), "descriptors open before and after");
+    }
+
+    /**
+     * A run that cannot be reused (too much padding) is read after all: its files, closed after
+     * their metadata was read, are opened again below the root and archived as in a first backup.
+     */
+    @Test
+    void refusedRunsAreOpenedAgainAndRead() throws Exception {
+        Path src = Files.createDirectories(dir.resolve("refused-src"));
+        seed(src, new Random(9));
+        List<String> warnings = new ArrayList<>();
+        ByteArrayOutputStream m1 = new ByteArrayOutputStream();
+        ByteArrayOutputStream p1 = new ByteArrayOutputStream();
+        new TreeArchiver(TreeArchiver.Options.defaults(), null, warnings::add).archive(src, m1, p1);
+
+        long before = openDescriptors();
+        ByteArrayOutputStream m2 = new ByteArrayOutputStream();
+        ByteArrayOutputStream p2 = new ByteArrayOutputStream();
+        Previous prev = new Previous(m1.toByteArray(), p1.toByteArray(), p2);
+        prev.refuse = true;
+        TreeArchiver a = new TreeArchiver(TreeArchiver.Options.defaults(), null, warnings::add).reusing(prev);
+        a.archive(src, m2, p2);
+        assertEquals(61, a.counters().filesRead());
+        assertEquals(0, a.counters().filesReused());
+        assertArrayEquals(m1.toByteArray(), m2.toByteArray(), "read again: the first backup's metadata stream");
+        assertArrayEquals(p1.toByteArray(), p2.toByteArray(), "and its payload stream");
+        assertEquals(List.of(), warnings);
+        assertEquals(before, openDescriptors());
+    }
+
+    private static long openDescriptors() {
+        try (java.util.stream.Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
+            return s.count();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

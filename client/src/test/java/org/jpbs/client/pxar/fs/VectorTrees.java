@@ -67,7 +67,11 @@ final class VectorTrees {
 
     static void run(Path cwd, String... cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
+        p.getOutputStream().close(); // the pipes are closed here, not later by the process reaper:
+        String out;                  // tests count this process's open descriptors
+        try (java.io.InputStream in = p.getInputStream()) {
+            out = new String(in.readAllBytes());
+        }
         if (p.waitFor() != 0) {
             throw new IOException(String.join(" ", cmd) + " failed: " + out);
         }
