@@ -141,7 +141,8 @@ public final class Main implements Callable<Integer> {
      */
     public static int run(CliContext ctx, String... args) {
         Main main = new Main(ctx);
-        int rc = main.commandLine().execute(args);
+        CommandLine lean = args.length > 0 ? main.commandLineFor(args[0]) : null;
+        int rc = (lean != null ? lean : main.commandLine()).execute(args);
         ctx.out().flush();
         ctx.err().flush();
         return rc;
@@ -154,7 +155,37 @@ public final class Main implements Callable<Integer> {
 
     /** The configured picocli command tree (streams, error handling, factory). */
     private CommandLine commandLine() {
-        CommandLine cl = new CommandLine(this, new Factory(ctx));
+        return configure(new CommandLine(this, new Factory(ctx)));
+    }
+
+    /**
+     * The command tree with only the top-level command {@code name} below {@code jpbs} (its own
+     * subcommands all there), or null if {@code name} is none of them or needs the whole tree
+     * ({@code help}, {@code completion}). Building picocli's model of every command from its
+     * annotations costs more CPU than a small backup ({@code docs/pxar.md#benchmark}); a command
+     * runs, parses and reports errors in this tree as in the whole one.
+     */
+    private CommandLine commandLineFor(String name) {
+        for (Class<?> cls : Main.class.getAnnotation(Command.class).subcommands()) {
+            Command c = cls.getAnnotation(Command.class);
+            if (c == null || cls == CommandLine.HelpCommand.class
+                    || cls == org.jpbs.cli.manage.CompletionCommand.class) {
+                continue;
+            }
+            if (c.name().equals(name) || java.util.Arrays.asList(c.aliases()).contains(name)) {
+                Factory factory = new Factory(ctx);
+                CommandLine.Model.CommandSpec root = CommandLine.Model.CommandSpec.wrapWithoutInspection(this)
+                        .name("jpbs").mixinStandardHelpOptions(true);
+                root.versionProvider(new Version());
+                CommandLine cl = new CommandLine(root, factory);
+                cl.addSubcommand(c.name(), new CommandLine(cls, factory), c.aliases());
+                return configure(cl);
+            }
+        }
+        return null;
+    }
+
+    private CommandLine configure(CommandLine cl) {
         HelpWrap.apply(cl);
         Charset cs = Charset.defaultCharset();
         cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(ctx.out(), cs), true));
