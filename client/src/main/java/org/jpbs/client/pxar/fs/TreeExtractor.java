@@ -51,6 +51,11 @@ public final class TreeExtractor {
         final Metadata metadata;
         final boolean matched;
         int fd = -1;
+        /** What the extractor knows about this directory when it created it (null: it existed). */
+        MetadataWriter.Fresh fresh;
+        /** The group an entry created in it gets (-1: unknown), and whether it inherits no chattr flag. */
+        int childGid = -1;
+        boolean childNoFlags;
 
         Dir(byte[] name, Metadata metadata, boolean matched) {
             this.name = name;
@@ -65,12 +70,17 @@ public final class TreeExtractor {
     private final MetadataWriter meta;
     private final ContentWriter content = new ContentWriter(sys);
     private final ArrayDeque<Dir> dirs = new ArrayDeque<>();
+    private final int euid;
+    private final int egid;
     private ReadAt payload;
 
     public TreeExtractor(Options options, Consumer<String> warnings) {
         this.options = Objects.requireNonNull(options, "options");
         this.warnings = Objects.requireNonNull(warnings, "warnings");
         this.meta = new MetadataWriter(sys, options, warnings);
+        int[] ids = Sys.effectiveIds();
+        this.euid = ids[0];
+        this.egid = ids[1];
     }
 
     /** Extracts every entry of {@code decoder} into {@code target} (created if missing). */
@@ -115,13 +125,14 @@ public final class TreeExtractor {
         if (e.kind() == PxarEntry.Kind.DIRECTORY && e.path().length == 0) {
             Dir root = new Dir(new byte[0], e.metadata(), options.patterns().isEmpty());
             root.fd = rootfd;
+            inherited(root);
             dirs.push(root);
             return;
         }
         if (e.kind() == PxarEntry.Kind.DIRECTORY_END) {
             Dir d = dirs.pop();
             if (d.fd >= 0 && (d.matched || d.fd != rootfd)) {
-                meta.applyToOpen(d.fd, d.metadata);
+                meta.applyToOpen(d.fd, d.metadata, d.fresh);
             }
             if (d.fd >= 0 && d.fd != rootfd) {
                 sys.close(d.fd);
@@ -180,18 +191,41 @@ public final class TreeExtractor {
         for (int i = path.length - 1; i >= 0; i--) {
             Dir d = path[i];
             if (d.fd < 0) {
-                int parent = path[i + 1].fd;
+                Dir parent = path[i + 1];
+                boolean created = true;
                 try {
-                    sys.mkdirat(parent, d.name, 0700);
+                    sys.mkdirat(parent.fd, d.name, 0700);
                 } catch (SysException x) {
                     if (x.errno() != Libc.EEXIST) {
                         throw x;
                     }
+                    created = false;
                 }
-                d.fd = sys.openat(parent, d.name, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
+                d.fd = sys.openat(parent.fd, d.name, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW
+                        | Libc.O_CLOEXEC, 0);
+                if (created && parent.childGid >= 0) {
+                    // a new directory takes its parent's setgid bit and group, and its flags
+                    d.fresh = new MetadataWriter.Fresh(euid, parent.childGid, parent.childNoFlags);
+                    d.childGid = parent.childGid;
+                    d.childNoFlags = parent.childNoFlags;
+                } else {
+                    inherited(d);
+                }
             }
         }
         return path[0].fd;
+    }
+
+    /**
+     * Reads what an entry created in the existing directory {@code d} inherits: its group if the
+     * directory is setgid (else the process's), and whether it has chattr flags to pass on.
+     */
+    private void inherited(Dir d) throws SysException {
+        Sys.FileStat st = new Sys.FileStat();
+        sys.statx(d.fd, new byte[0], Libc.AT_EMPTY_PATH, st);
+        d.childGid = (st.mode & 02000) != 0 ? st.gid : egid;
+        Integer flags = sys.ioctlInt(d.fd, Libc.FS_IOC_GETFLAGS, 0, 0);
+        d.childNoFlags = flags == null || (flags & PxarFlags.toChattr(-1L)) == 0;
     }
 
     private static byte[] slash(byte[] path) {
@@ -215,6 +249,7 @@ public final class TreeExtractor {
     }
 
     private void file(EntrySource decoder, PxarEntry e, int parent, byte[] name) throws IOException {
+        Dir dir = dirs.peek();
         InputStream contents = e.hasPayloadRef() ? PxarAccessor.payloadOf(payload, e) : decoder.contents();
         replaceIfAllowed(parent, name);
         int fd = sys.openat(parent, name, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_EXCL | Libc.O_NOFOLLOW
@@ -225,13 +260,13 @@ public final class TreeExtractor {
                 sys.ioctlInt(fd, Libc.FS_IOC_SETFLAGS, initial, 0);
             }
             content.writeSparse(contents, fd, e.fileSize());
-            meta.applyToOpen(fd, e.metadata());
+            meta.applyToOpen(fd, e.metadata(), dir.childGid < 0 ? null
+                    : new MetadataWriter.Fresh(euid, dir.childGid, dir.childNoFlags && initial == 0));
         } finally {
             sys.close(fd);
         }
     }
 
-    /** Writes the contents, seeking over 4 KiB blocks of zeros; the size is set at the end. */
     /** glibc's makedev for 64-bit dev_t. */
     static long makedev(long major, long minor) {
         return (major & 0xfffL) << 8 | (major & ~0xfffL) << 32 | (minor & 0xffL) | (minor & ~0xffL) << 12;
