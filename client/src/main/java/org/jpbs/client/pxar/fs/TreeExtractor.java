@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -22,7 +24,9 @@ import org.jpbs.core.pxar.pattern.MatchEntry;
  * all its metadata: owners (as root; otherwise silently what the user may), modes, times,
  * xattrs, ACLs, file capabilities, chattr flags, hardlinks, devices, fifos and sockets. File
  * contents are written sparse: blocks of zeros become holes. A directory's own metadata is
- * applied when its last child is written, so its time and flags stick.
+ * applied when its last child is written, so its time and flags stick. Files up to
+ * {@link FileWriters#MAX_FILE} are written by {@link FileWriters} threads while the stream is
+ * decoded on; failures are raised for the earliest entry, as if written in order.
  */
 public final class TreeExtractor {
     /**
@@ -56,6 +60,8 @@ public final class TreeExtractor {
         /** The group an entry created in it gets (-1: unknown), and whether it inherits no chattr flag. */
         int childGid = -1;
         boolean childNoFlags;
+        /** Its files handed to the writers and not yet written. */
+        final FileWriters.Pending pending = new FileWriters.Pending();
 
         Dir(byte[] name, Metadata metadata, boolean matched) {
             this.name = name;
@@ -70,17 +76,41 @@ public final class TreeExtractor {
     private final MetadataWriter meta;
     private final ContentWriter content = new ContentWriter(sys);
     private final ArrayDeque<Dir> dirs = new ArrayDeque<>();
+    /** Directories whose end was read while writers still had their files, in end order. */
+    private final List<Dir> ended = new ArrayList<>();
+    private int writerThreads = defaultWriters();
+    private FileWriters writers;
+    private long seq;
     private final int euid;
     private final int egid;
     private ReadAt payload;
 
     public TreeExtractor(Options options, Consumer<String> warnings) {
         this.options = Objects.requireNonNull(options, "options");
-        this.warnings = Objects.requireNonNull(warnings, "warnings");
+        Objects.requireNonNull(warnings, "warnings");
+        this.warnings = line -> {
+            synchronized (this) {
+                warnings.accept(line);
+            }
+        };
         this.meta = new MetadataWriter(sys, options, warnings);
         int[] ids = Sys.effectiveIds();
         this.euid = ids[0];
         this.egid = ids[1];
+    }
+
+    /** Two writer threads, three with four cores or more. */
+    private static int defaultWriters() {
+        return Runtime.getRuntime().availableProcessors() >= 4 ? 3 : 2;
+    }
+
+    /** How many threads write files (0: all on the caller's thread); call before extracting. */
+    public TreeExtractor writers(int threads) {
+        if (threads < 0) {
+            throw new IllegalArgumentException("writer threads must not be negative");
+        }
+        this.writerThreads = threads;
+        return this;
     }
 
     /** Extracts every entry of {@code decoder} into {@code target} (created if missing). */
@@ -97,27 +127,90 @@ public final class TreeExtractor {
         Files.createDirectories(target);
         byte[] tpath = target.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
         int rootfd = sys.openat(Libc.AT_FDCWD, tpath, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_CLOEXEC, 0);
+        writers = writerThreads > 0 ? new FileWriters(writerThreads, options, warnings) : null;
         try {
             PxarEntry e;
             while ((e = decoder.next()) != null) {
+                seq++;
                 try {
                     entry(decoder, e, rootfd);
+                    if (writers != null) {
+                        raiseWriterFailure(target);
+                        if (!ended.isEmpty()) {
+                            finishEnded(rootfd, false);
+                        }
+                    }
+                } catch (IOException x) {
+                    if (writers != null) {
+                        writers.drain();
+                        raiseWriterFailure(target); // an earlier file failed on a writer
+                    }
+                    throw failure(target, e, x);
+                }
+            }
+            if (writers != null) {
+                writers.drain();
+                raiseWriterFailure(target);
+                try {
+                    finishEnded(rootfd, true);
                 } catch (SysException x) {
-                    throw new IOException(target + ": " + e.displayPath() + ": " + x.getMessage(), x);
+                    throw new IOException(target + ": " + x.getMessage(), x);
                 }
             }
             if (!dirs.isEmpty()) {
                 throw new IOException("pxar archive ended inside a directory");
             }
         } finally {
-            while (!dirs.isEmpty()) {
-                int fd = dirs.pop().fd;
-                if (fd >= 0 && fd != rootfd) {
-                    sys.close(fd);
+            try {
+                if (writers != null) {
+                    writers.close();
                 }
+            } finally {
+                for (Dir d : ended) {
+                    dirs.push(d);
+                }
+                while (!dirs.isEmpty()) {
+                    int fd = dirs.pop().fd;
+                    if (fd >= 0 && fd != rootfd) {
+                        sys.close(fd);
+                    }
+                }
+                sys.close(rootfd);
+                sys.close();
             }
-            sys.close(rootfd);
-            sys.close();
+        }
+    }
+
+    private static IOException failure(Path target, PxarEntry e, IOException x) {
+        return x instanceof SysException ? new IOException(target + ": " + e.displayPath() + ": " + x.getMessage(), x) : x;
+    }
+
+    /** Raises the earliest failure of a writer (after the files in flight are done). */
+    private void raiseWriterFailure(Path target) throws IOException {
+        if (writers.failure() != null) {
+            writers.drain();
+            FileWriters.Failure f = writers.failure();
+            throw failure(target, f.entry(), f.error());
+        }
+    }
+
+    /** Applies the metadata of ended directories whose files are written (all: after the end). */
+    private void finishEnded(int rootfd, boolean all) throws SysException {
+        for (Iterator<Dir> it = ended.iterator(); it.hasNext(); ) {
+            Dir d = it.next();
+            if (all || d.pending.files.get() == 0) {
+                it.remove();
+                finishDir(d, rootfd);
+            }
+        }
+    }
+
+    private void finishDir(Dir d, int rootfd) throws SysException {
+        if (d.fd >= 0 && (d.matched || d.fd != rootfd)) {
+            meta.applyToOpen(d.fd, d.metadata, d.fresh);
+        }
+        if (d.fd >= 0 && d.fd != rootfd) {
+            sys.close(d.fd);
         }
     }
 
@@ -131,11 +224,10 @@ public final class TreeExtractor {
         }
         if (e.kind() == PxarEntry.Kind.DIRECTORY_END) {
             Dir d = dirs.pop();
-            if (d.fd >= 0 && (d.matched || d.fd != rootfd)) {
-                meta.applyToOpen(d.fd, d.metadata, d.fresh);
-            }
-            if (d.fd >= 0 && d.fd != rootfd) {
-                sys.close(d.fd);
+            if (d.pending.files.get() == 0) {
+                finishDir(d, rootfd);
+            } else {
+                ended.add(d);
             }
             return;
         }
@@ -164,6 +256,9 @@ public final class TreeExtractor {
                 meta.applyToName(parent, name, e.metadata(), true);
             }
             case HARDLINK -> {
+                if (writers != null) {
+                    writers.drain(); // its target may be one of the files in flight
+                }
                 replaceIfAllowed(parent, name);
                 try {
                     sys.linkat(rootfd, e.linkTarget(), parent, name);
@@ -236,9 +331,13 @@ public final class TreeExtractor {
     }
 
     private void replaceIfAllowed(int parent, byte[] name) throws SysException {
-        if (!options.overwrite()) {
-            return;
+        if (options.overwrite()) {
+            unlinkIfPresent(sys, parent, name);
         }
+    }
+
+    /** Removes {@code name} below {@code parent} if it exists ({@code --overwrite}). */
+    static void unlinkIfPresent(Sys sys, int parent, byte[] name) throws SysException {
         try {
             sys.unlinkat(parent, name, 0);
         } catch (SysException x) {
@@ -251,17 +350,26 @@ public final class TreeExtractor {
     private void file(EntrySource decoder, PxarEntry e, int parent, byte[] name) throws IOException {
         Dir dir = dirs.peek();
         InputStream contents = e.hasPayloadRef() ? PxarAccessor.payloadOf(payload, e) : decoder.contents();
+        int initial = PxarFlags.toChattr(e.metadata().stat().flags()) & PxarFlags.INITIAL_CHATTR;
+        MetadataWriter.Fresh fresh = dir.childGid < 0 ? null
+                : new MetadataWriter.Fresh(euid, dir.childGid, dir.childNoFlags && initial == 0);
+        if (writers != null && e.fileSize() <= FileWriters.MAX_FILE) {
+            byte[] data = contents.readNBytes((int) e.fileSize());
+            if (data.length != e.fileSize()) {
+                throw new IOException("file contents " + data.length + " bytes, expected " + e.fileSize());
+            }
+            writers.submit(new FileWriters.Job(seq, e, parent, name, data, initial, fresh, dir.pending));
+            return;
+        }
         replaceIfAllowed(parent, name);
         int fd = sys.openat(parent, name, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_EXCL | Libc.O_NOFOLLOW
                 | Libc.O_CLOEXEC, 0600);
         try {
-            int initial = PxarFlags.toChattr(e.metadata().stat().flags()) & PxarFlags.INITIAL_CHATTR;
             if (initial != 0) {
                 sys.ioctlInt(fd, Libc.FS_IOC_SETFLAGS, initial, 0);
             }
             content.writeSparse(contents, fd, e.fileSize());
-            meta.applyToOpen(fd, e.metadata(), dir.childGid < 0 ? null
-                    : new MetadataWriter.Fresh(euid, dir.childGid, dir.childNoFlags && initial == 0));
+            meta.applyToOpen(fd, e.metadata(), fresh);
         } finally {
             sys.close(fd);
         }
