@@ -24,9 +24,10 @@ import org.jpbs.core.pxar.pattern.MatchEntry;
  * all its metadata: owners (as root; otherwise silently what the user may), modes, times,
  * xattrs, ACLs, file capabilities, chattr flags, hardlinks, devices, fifos and sockets. File
  * contents are written sparse: blocks of zeros become holes. A directory's own metadata is
- * applied when its last child is written, so its time and flags stick. Files up to
- * {@link FileWriters#MAX_FILE} are written by {@link FileWriters} threads while the stream is
- * decoded on; failures are raised for the earliest entry, as if written in order.
+ * applied when its last child is written, so its time and flags stick. With writer threads
+ * ({@link #writers}), files up to {@link FileWriters#MAX_FILE} are written by
+ * {@link FileWriters} while the stream is decoded on; failures are raised for the earliest
+ * entry, as if written in order.
  */
 public final class TreeExtractor {
     /**
@@ -99,9 +100,13 @@ public final class TreeExtractor {
         this.egid = ids[1];
     }
 
-    /** Two writer threads, three with four cores or more. */
+    /**
+     * The system property {@code jpbs.extract.writers} if set, else none: on the two shared cores
+     * measured, handing each file to a writer cost more CPU than it took off the decoding thread
+     * ({@code docs/pxar.md#benchmark}).
+     */
     private static int defaultWriters() {
-        return Runtime.getRuntime().availableProcessors() >= 4 ? 3 : 2;
+        return Math.max(0, Integer.getInteger("jpbs.extract.writers", 0));
     }
 
     /** How many threads write files (0: all on the caller's thread); call before extracting. */
