@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,14 +102,10 @@ class ParallelExtractTest {
     }
 
     private static byte[] archive(Path root, List<String> warnings) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new TreeArchiver(TreeArchiver.Options.defaults(), null, warnings::add).archive(root, out);
-        return out.toByteArray();
+        return TrickyTreeRoundTripTest.archive(root, warnings);
     }
 
     private static byte[] bytes(Random rnd, int n) {
-        byte[] b = new byte[n];
-        rnd.nextBytes(b);
-        return b;
+        return TrickyTreeRoundTripTest.bytes(rnd, n);
     }
 }
