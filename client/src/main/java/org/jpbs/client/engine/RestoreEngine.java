@@ -150,7 +150,10 @@ public final class RestoreEngine {
         };
     }
 
-    /** Restores into a stream, strictly in order; the stream is flushed, not closed. */
+    /**
+     * Restores into a stream, strictly in order; the stream is flushed, not closed. Every array
+     * given to {@code target.write} is left alone afterwards, so the stream may keep it uncopied.
+     */
     public RestoreStats restore(IndexFile index, CryptConfig key, OutputStream target, String resource,
                                 ProgressListener progress) throws IOException {
         return switch (source.chunkAccess()) {

@@ -1,12 +1,10 @@
 package org.jpbs.client.engine;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +24,10 @@ import org.jpbs.core.index.IndexFile;
  * writes the archive's byte stream in order (chunks fetched and verified in parallel) into a
  * bounded pipe on a second thread, while the {@link TreeExtractor} decodes it on the caller's
  * thread. A failure on either side stops the other; a failed chunk is reported rather than the
- * truncated stream it leaves.
+ * truncated stream it leaves. The pipe passes the engine's chunk arrays on without copying them
+ * (the engine never writes to an array it has handed out; a copy of every multi-MiB chunk was
+ * a third of a restore's CPU time, {@code docs/pxar.md#benchmark}), and the decoder buffers
+ * for itself.
  */
 final class TreeRestore {
     private static final byte[] EOF = new byte[0];
@@ -51,8 +52,7 @@ final class TreeRestore {
         });
         IOException extractFailure = null;
         try (InputStream in = pipe.in) {
-            new TreeExtractor(options, warnings).extract(new PxarDecoder(new BufferedInputStream(in, 1 << 16)), target,
-                    payload);
+            new TreeExtractor(options, warnings).extract(new PxarDecoder(in), target, payload);
         } catch (IOException e) {
             extractFailure = e;
         }
@@ -88,9 +88,17 @@ final class TreeRestore {
         }
     }
 
-    /** A bounded byte pipe between one writer and one reader thread (writes may come from any thread). */
+    /** A piece of the stream: {@code data[off, off + len)}, not copied. */
+    private record Piece(byte[] data, int off, int len) {}
+
+    private static final Piece END = new Piece(EOF, 0, 0);
+
+    /**
+     * A bounded byte pipe between one writer and one reader thread (writes may come from any
+     * thread). A write hands its array over: the writer must not change it afterwards.
+     */
     private static final class Pipe {
-        private final BlockingQueue<byte[]> queue = new ArrayBlockingQueue<>(8);
+        private final BlockingQueue<Piece> queue = new ArrayBlockingQueue<>(8);
         private volatile boolean readerClosed;
 
         final OutputStream out = new OutputStream() {
@@ -102,17 +110,17 @@ final class TreeRestore {
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 if (len > 0) {
-                    put(Arrays.copyOfRange(b, off, off + len));
+                    put(new Piece(b, off, len));
                 }
             }
 
             @Override
             public void close() throws IOException {
-                put(EOF);
+                put(END);
             }
         };
 
-        private void put(byte[] piece) throws IOException {
+        private void put(Piece piece) throws IOException {
             try {
                 while (!queue.offer(piece, 200, TimeUnit.MILLISECONDS)) {
                     if (readerClosed) {
@@ -121,7 +129,7 @@ final class TreeRestore {
                 }
                 if (readerClosed) {
                     queue.clear();
-                    if (piece != EOF) {
+                    if (piece != END) {
                         throw new PipeClosedException();
                     }
                 }
@@ -132,7 +140,7 @@ final class TreeRestore {
         }
 
         final InputStream in = new InputStream() {
-            private byte[] cur = new byte[0];
+            private Piece cur = new Piece(EOF, 0, 0);
             private int pos;
             private boolean eof;
 
@@ -147,7 +155,7 @@ final class TreeRestore {
                 if (len == 0) {
                     return 0;
                 }
-                while (pos == cur.length) {
+                while (pos == cur.len) {
                     if (eof) {
                         return -1;
                     }
@@ -158,10 +166,10 @@ final class TreeRestore {
                         throw new InterruptedIOException("interrupted");
                     }
                     pos = 0;
-                    eof = cur == EOF;
+                    eof = cur == END;
                 }
-                int n = Math.min(len, cur.length - pos);
-                System.arraycopy(cur, pos, b, off, n);
+                int n = Math.min(len, cur.len - pos);
+                System.arraycopy(cur.data, cur.off + pos, b, off, n);
                 pos += n;
                 return n;
             }

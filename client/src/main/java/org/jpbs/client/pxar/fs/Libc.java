@@ -63,6 +63,7 @@ final class Libc {
     static final MethodHandle IOCTL;       // int ioctl(int, unsigned long, void*)
     static final MethodHandle READ;        // ssize_t read(int, void*, size_t)
     static final MethodHandle WRITE;       // ssize_t write(int, const void*, size_t)
+    static final MethodHandle WRITE_HEAP;  // the same, given a Java array's memory (no copy)
     static final MethodHandle LSEEK;       // off_t lseek(int, off_t, int)
     static final MethodHandle FTRUNCATE;   // int ftruncate(int, off_t)
     static final MethodHandle FSTATFS;     // int fstatfs(int, struct statfs*)
@@ -77,6 +78,8 @@ final class Libc {
     static final MethodHandle FUTIMENS;    // int futimens(int, const struct timespec[2])
     static final MethodHandle UNLINKAT;    // int unlinkat(int, const char*, int)
     static final MethodHandle STRERROR;    // char* strerror(int)
+    static final MethodHandle GETEUID;     // uid_t geteuid(void)
+    static final MethodHandle GETEGID;     // gid_t getegid(void)
     private static final StructLayout CAPTURE;
     private static final VarHandle ERRNO;
 
@@ -99,6 +102,8 @@ final class Libc {
                 Linker.Option.firstVariadicArg(2));
         READ = bind(linker, libc, ce, "read", FunctionDescriptor.of(L, I, A, L));
         WRITE = bind(linker, libc, ce, "write", FunctionDescriptor.of(L, I, A, L));
+        WRITE_HEAP = linker.downcallHandle(libc.find("write").orElseThrow(), FunctionDescriptor.of(L, I, A, L), ce,
+                Linker.Option.critical(true));
         LSEEK = bind(linker, libc, ce, "lseek", FunctionDescriptor.of(L, I, L, I));
         FTRUNCATE = bind(linker, libc, ce, "ftruncate", FunctionDescriptor.of(I, I, L));
         FSTATFS = bind(linker, libc, ce, "fstatfs", FunctionDescriptor.of(I, I, A));
@@ -113,6 +118,8 @@ final class Libc {
         FUTIMENS = bind(linker, libc, ce, "futimens", FunctionDescriptor.of(I, I, A));
         UNLINKAT = bind(linker, libc, ce, "unlinkat", FunctionDescriptor.of(I, I, A, I));
         STRERROR = linker.downcallHandle(libc.find("strerror").orElseThrow(), FunctionDescriptor.of(A, I));
+        GETEUID = linker.downcallHandle(libc.find("geteuid").orElseThrow(), FunctionDescriptor.of(I));
+        GETEGID = linker.downcallHandle(libc.find("getegid").orElseThrow(), FunctionDescriptor.of(I));
     }
 
     private static MethodHandle bind(Linker linker, SymbolLookup libc, Linker.Option ce, String name,

@@ -13,6 +13,9 @@ import org.jpbs.core.pxar.XAttr;
  * capabilities), xattrs, file capability, ACLs, mode, modification time, and the chattr
  * flags last (an immutable file refuses further changes). A caller who is not root keeps
  * the owners it may set; a file system without xattrs or ACLs gives a warning, not a failure.
+ * For a file the extractor has just created, what it is known to have already ({@link Fresh})
+ * is not set again: no {@code chown} to the owner it was created with, no flags read back when
+ * it cannot have any.
  */
 final class MetadataWriter {
     private static final byte[] FCAPS = "security.capability".getBytes(StandardCharsets.US_ASCII);
@@ -29,10 +32,18 @@ final class MetadataWriter {
         this.warnings = warnings;
     }
 
-    /** For an open regular file or directory. */
-    void applyToOpen(int fd, Metadata m) throws SysException {
+    /**
+     * What a file the extractor has just created is known to have ({@code docs/pxar.md#extracting}):
+     * the owner it was created with, and whether it can carry a chattr flag (it inherits only
+     * its parent's, and the parent has none).
+     */
+    record Fresh(int uid, int gid, boolean noFlags) {}
+
+    /** For an open regular file or directory; {@code fresh} null if nothing is known about it. */
+    void applyToOpen(int fd, Metadata m, Fresh fresh) throws SysException {
         Stat s = m.stat();
-        if (!options.ignoreOwnership()) {
+        boolean owned = fresh != null && fresh.uid() == s.uid() && fresh.gid() == s.gid();
+        if (!options.ignoreOwnership() && !owned) {
             chown(() -> sys.fchownat(fd, new byte[0], s.uid(), s.gid(), Libc.AT_EMPTY_PATH));
         }
         if (!options.ignoreXattrs()) {
@@ -56,6 +67,9 @@ final class MetadataWriter {
         sys.fchmod(fd, s.permissions());
         sys.setMtime(fd, s.mtimeSecs(), s.mtimeNanos());
         int want = PxarFlags.toChattr(s.flags());
+        if (want == 0 && fresh != null && fresh.noFlags()) {
+            return;
+        }
         Integer have = sys.ioctlInt(fd, Libc.FS_IOC_GETFLAGS, 0, 0);
         if (have != null && (have & MAPPED) != want) {
             if (sys.ioctlInt(fd, Libc.FS_IOC_SETFLAGS, (have & ~MAPPED) | want, 0) == null && want != 0) {

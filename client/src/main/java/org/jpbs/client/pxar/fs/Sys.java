@@ -352,29 +352,36 @@ final class Sys implements AutoCloseable {
         }
     }
 
-    /** Writes all of {@code b[off, off+len)}. */
+    /**
+     * Writes all of {@code b[off, off+len)}, straight from the array (the call pins it; no copy
+     * into native memory).
+     */
     void writeAll(int fd, byte[] b, int off, int len) throws SysException {
-        while (len > 0) {
-            int k = Math.min(len, IO_BUFFER);
-            MemorySegment.copy(b, off, io, ValueLayout.JAVA_BYTE, 0, k);
-            long done = 0;
-            while (done < k) {
-                long n;
-                try {
-                    n = (long) Libc.WRITE.invokeExact(capture, fd, io.asSlice(done), k - done);
-                } catch (Throwable t) {
-                    throw new IllegalStateException(t);
-                }
-                if (n < 0) {
-                    if (Libc.errno(capture) == Libc.EINTR) {
-                        continue;
-                    }
-                    throw fail("write", new byte[0]);
-                }
-                done += n;
+        MemorySegment src = MemorySegment.ofArray(b);
+        long done = 0;
+        while (done < len) {
+            long n;
+            try {
+                n = (long) Libc.WRITE_HEAP.invokeExact(capture, fd, src.asSlice(off + done), len - done);
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
             }
-            off += k;
-            len -= k;
+            if (n < 0) {
+                if (Libc.errno(capture) == Libc.EINTR) {
+                    continue;
+                }
+                throw fail("write", new byte[0]);
+            }
+            done += n;
+        }
+    }
+
+    /** The effective user and group id of this process ({@code geteuid}, {@code getegid}). */
+    static int[] effectiveIds() {
+        try {
+            return new int[] {(int) Libc.GETEUID.invokeExact(), (int) Libc.GETEGID.invokeExact()};
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
         }
     }
 

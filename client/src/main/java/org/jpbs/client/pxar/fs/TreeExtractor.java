@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -22,7 +24,10 @@ import org.jpbs.core.pxar.pattern.MatchEntry;
  * all its metadata: owners (as root; otherwise silently what the user may), modes, times,
  * xattrs, ACLs, file capabilities, chattr flags, hardlinks, devices, fifos and sockets. File
  * contents are written sparse: blocks of zeros become holes. A directory's own metadata is
- * applied when its last child is written, so its time and flags stick.
+ * applied when its last child is written, so its time and flags stick. With writer threads
+ * ({@link #writers}), files up to {@link FileWriters#MAX_FILE} are written by
+ * {@link FileWriters} while the stream is decoded on; failures are raised for the earliest
+ * entry, as if written in order.
  */
 public final class TreeExtractor {
     /**
@@ -51,6 +56,13 @@ public final class TreeExtractor {
         final Metadata metadata;
         final boolean matched;
         int fd = -1;
+        /** What the extractor knows about this directory when it created it (null: it existed). */
+        MetadataWriter.Fresh fresh;
+        /** The group an entry created in it gets (-1: unknown), and whether it inherits no chattr flag. */
+        int childGid = -1;
+        boolean childNoFlags;
+        /** Its files handed to the writers and not yet written. */
+        final FileWriters.Pending pending = new FileWriters.Pending();
 
         Dir(byte[] name, Metadata metadata, boolean matched) {
             this.name = name;
@@ -65,12 +77,45 @@ public final class TreeExtractor {
     private final MetadataWriter meta;
     private final ContentWriter content = new ContentWriter(sys);
     private final ArrayDeque<Dir> dirs = new ArrayDeque<>();
+    /** Directories whose end was read while writers still had their files, in end order. */
+    private final List<Dir> ended = new ArrayList<>();
+    private int writerThreads = defaultWriters();
+    private FileWriters writers;
+    private long seq;
+    private final int euid;
+    private final int egid;
     private ReadAt payload;
 
     public TreeExtractor(Options options, Consumer<String> warnings) {
         this.options = Objects.requireNonNull(options, "options");
-        this.warnings = Objects.requireNonNull(warnings, "warnings");
+        Objects.requireNonNull(warnings, "warnings");
+        this.warnings = line -> {
+            synchronized (this) {
+                warnings.accept(line);
+            }
+        };
         this.meta = new MetadataWriter(sys, options, warnings);
+        int[] ids = Sys.effectiveIds();
+        this.euid = ids[0];
+        this.egid = ids[1];
+    }
+
+    /**
+     * The system property {@code jpbs.extract.writers} if set, else none: on the two shared cores
+     * measured, handing each file to a writer cost more CPU than it took off the decoding thread
+     * ({@code docs/pxar.md#benchmark}).
+     */
+    private static int defaultWriters() {
+        return Math.max(0, Integer.getInteger("jpbs.extract.writers", 0));
+    }
+
+    /** How many threads write files (0: all on the caller's thread); call before extracting. */
+    public TreeExtractor writers(int threads) {
+        if (threads < 0) {
+            throw new IllegalArgumentException("writer threads must not be negative");
+        }
+        this.writerThreads = threads;
+        return this;
     }
 
     /** Extracts every entry of {@code decoder} into {@code target} (created if missing). */
@@ -87,27 +132,90 @@ public final class TreeExtractor {
         Files.createDirectories(target);
         byte[] tpath = target.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
         int rootfd = sys.openat(Libc.AT_FDCWD, tpath, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_CLOEXEC, 0);
+        writers = writerThreads > 0 ? new FileWriters(writerThreads, options, warnings) : null;
         try {
             PxarEntry e;
             while ((e = decoder.next()) != null) {
+                seq++;
                 try {
                     entry(decoder, e, rootfd);
+                    if (writers != null) {
+                        raiseWriterFailure(target);
+                        if (!ended.isEmpty()) {
+                            finishEnded(rootfd, false);
+                        }
+                    }
+                } catch (IOException x) {
+                    if (writers != null) {
+                        writers.drain();
+                        raiseWriterFailure(target); // an earlier file failed on a writer
+                    }
+                    throw failure(target, e, x);
+                }
+            }
+            if (writers != null) {
+                writers.drain();
+                raiseWriterFailure(target);
+                try {
+                    finishEnded(rootfd, true);
                 } catch (SysException x) {
-                    throw new IOException(target + ": " + e.displayPath() + ": " + x.getMessage(), x);
+                    throw new IOException(target + ": " + x.getMessage(), x);
                 }
             }
             if (!dirs.isEmpty()) {
                 throw new IOException("pxar archive ended inside a directory");
             }
         } finally {
-            while (!dirs.isEmpty()) {
-                int fd = dirs.pop().fd;
-                if (fd >= 0 && fd != rootfd) {
-                    sys.close(fd);
+            try {
+                if (writers != null) {
+                    writers.close();
                 }
+            } finally {
+                for (Dir d : ended) {
+                    dirs.push(d);
+                }
+                while (!dirs.isEmpty()) {
+                    int fd = dirs.pop().fd;
+                    if (fd >= 0 && fd != rootfd) {
+                        sys.close(fd);
+                    }
+                }
+                sys.close(rootfd);
+                sys.close();
             }
-            sys.close(rootfd);
-            sys.close();
+        }
+    }
+
+    private static IOException failure(Path target, PxarEntry e, IOException x) {
+        return x instanceof SysException ? new IOException(target + ": " + e.displayPath() + ": " + x.getMessage(), x) : x;
+    }
+
+    /** Raises the earliest failure of a writer (after the files in flight are done). */
+    private void raiseWriterFailure(Path target) throws IOException {
+        if (writers.failure() != null) {
+            writers.drain();
+            FileWriters.Failure f = writers.failure();
+            throw failure(target, f.entry(), f.error());
+        }
+    }
+
+    /** Applies the metadata of ended directories whose files are written (all: after the end). */
+    private void finishEnded(int rootfd, boolean all) throws SysException {
+        for (Iterator<Dir> it = ended.iterator(); it.hasNext(); ) {
+            Dir d = it.next();
+            if (all || d.pending.files.get() == 0) {
+                it.remove();
+                finishDir(d, rootfd);
+            }
+        }
+    }
+
+    private void finishDir(Dir d, int rootfd) throws SysException {
+        if (d.fd >= 0 && (d.matched || d.fd != rootfd)) {
+            meta.applyToOpen(d.fd, d.metadata, d.fresh);
+        }
+        if (d.fd >= 0 && d.fd != rootfd) {
+            sys.close(d.fd);
         }
     }
 
@@ -115,16 +223,16 @@ public final class TreeExtractor {
         if (e.kind() == PxarEntry.Kind.DIRECTORY && e.path().length == 0) {
             Dir root = new Dir(new byte[0], e.metadata(), options.patterns().isEmpty());
             root.fd = rootfd;
+            inherited(root);
             dirs.push(root);
             return;
         }
         if (e.kind() == PxarEntry.Kind.DIRECTORY_END) {
             Dir d = dirs.pop();
-            if (d.fd >= 0 && (d.matched || d.fd != rootfd)) {
-                meta.applyToOpen(d.fd, d.metadata);
-            }
-            if (d.fd >= 0 && d.fd != rootfd) {
-                sys.close(d.fd);
+            if (d.pending.files.get() == 0) {
+                finishDir(d, rootfd);
+            } else {
+                ended.add(d);
             }
             return;
         }
@@ -153,6 +261,9 @@ public final class TreeExtractor {
                 meta.applyToName(parent, name, e.metadata(), true);
             }
             case HARDLINK -> {
+                if (writers != null) {
+                    writers.drain(); // its target may be one of the files in flight
+                }
                 replaceIfAllowed(parent, name);
                 try {
                     sys.linkat(rootfd, e.linkTarget(), parent, name);
@@ -180,18 +291,41 @@ public final class TreeExtractor {
         for (int i = path.length - 1; i >= 0; i--) {
             Dir d = path[i];
             if (d.fd < 0) {
-                int parent = path[i + 1].fd;
+                Dir parent = path[i + 1];
+                boolean created = true;
                 try {
-                    sys.mkdirat(parent, d.name, 0700);
+                    sys.mkdirat(parent.fd, d.name, 0700);
                 } catch (SysException x) {
                     if (x.errno() != Libc.EEXIST) {
                         throw x;
                     }
+                    created = false;
                 }
-                d.fd = sys.openat(parent, d.name, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
+                d.fd = sys.openat(parent.fd, d.name, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW
+                        | Libc.O_CLOEXEC, 0);
+                if (created && parent.childGid >= 0) {
+                    // a new directory takes its parent's setgid bit and group, and its flags
+                    d.fresh = new MetadataWriter.Fresh(euid, parent.childGid, parent.childNoFlags);
+                    d.childGid = parent.childGid;
+                    d.childNoFlags = parent.childNoFlags;
+                } else {
+                    inherited(d);
+                }
             }
         }
         return path[0].fd;
+    }
+
+    /**
+     * Reads what an entry created in the existing directory {@code d} inherits: its group if the
+     * directory is setgid (else the process's), and whether it has chattr flags to pass on.
+     */
+    private void inherited(Dir d) throws SysException {
+        Sys.FileStat st = new Sys.FileStat();
+        sys.statx(d.fd, new byte[0], Libc.AT_EMPTY_PATH, st);
+        d.childGid = (st.mode & 02000) != 0 ? st.gid : egid;
+        Integer flags = sys.ioctlInt(d.fd, Libc.FS_IOC_GETFLAGS, 0, 0);
+        d.childNoFlags = flags == null || (flags & PxarFlags.toChattr(-1L)) == 0;
     }
 
     private static byte[] slash(byte[] path) {
@@ -202,9 +336,13 @@ public final class TreeExtractor {
     }
 
     private void replaceIfAllowed(int parent, byte[] name) throws SysException {
-        if (!options.overwrite()) {
-            return;
+        if (options.overwrite()) {
+            unlinkIfPresent(sys, parent, name);
         }
+    }
+
+    /** Removes {@code name} below {@code parent} if it exists ({@code --overwrite}). */
+    static void unlinkIfPresent(Sys sys, int parent, byte[] name) throws SysException {
         try {
             sys.unlinkat(parent, name, 0);
         } catch (SysException x) {
@@ -215,23 +353,33 @@ public final class TreeExtractor {
     }
 
     private void file(EntrySource decoder, PxarEntry e, int parent, byte[] name) throws IOException {
+        Dir dir = dirs.peek();
         InputStream contents = e.hasPayloadRef() ? PxarAccessor.payloadOf(payload, e) : decoder.contents();
+        int initial = PxarFlags.toChattr(e.metadata().stat().flags()) & PxarFlags.INITIAL_CHATTR;
+        MetadataWriter.Fresh fresh = dir.childGid < 0 ? null
+                : new MetadataWriter.Fresh(euid, dir.childGid, dir.childNoFlags && initial == 0);
+        if (writers != null && e.fileSize() <= FileWriters.MAX_FILE) {
+            byte[] data = contents.readNBytes((int) e.fileSize());
+            if (data.length != e.fileSize()) {
+                throw new IOException("file contents " + data.length + " bytes, expected " + e.fileSize());
+            }
+            writers.submit(new FileWriters.Job(seq, e, parent, name, data, initial, fresh, dir.pending));
+            return;
+        }
         replaceIfAllowed(parent, name);
         int fd = sys.openat(parent, name, Libc.O_WRONLY | Libc.O_CREAT | Libc.O_EXCL | Libc.O_NOFOLLOW
                 | Libc.O_CLOEXEC, 0600);
         try {
-            int initial = PxarFlags.toChattr(e.metadata().stat().flags()) & PxarFlags.INITIAL_CHATTR;
             if (initial != 0) {
                 sys.ioctlInt(fd, Libc.FS_IOC_SETFLAGS, initial, 0);
             }
             content.writeSparse(contents, fd, e.fileSize());
-            meta.applyToOpen(fd, e.metadata());
+            meta.applyToOpen(fd, e.metadata(), fresh);
         } finally {
             sys.close(fd);
         }
     }
 
-    /** Writes the contents, seeking over 4 KiB blocks of zeros; the size is set at the end. */
     /** glibc's makedev for 64-bit dev_t. */
     static long makedev(long major, long minor) {
         return (major & 0xfffL) << 8 | (major & ~0xfffL) << 32 | (minor & 0xffL) | (minor & ~0xffL) << 12;

@@ -92,13 +92,14 @@ class TrickyTreeRoundTripTest extends DiskDirTest {
         assertTrue(entries > 10_000 + 2 * 200, "entries " + entries);
     }
 
-    private static byte[] archive(Path root, List<String> warnings) throws Exception {
+    /** The archive {@link TreeArchiver} makes of {@code root} with the defaults. */
+    static byte[] archive(Path root, List<String> warnings) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new TreeArchiver(TreeArchiver.Options.defaults(), null, warnings::add).archive(root, out);
         return out.toByteArray();
     }
 
-    private static byte[] bytes(Random rnd, int n) {
+    static byte[] bytes(Random rnd, int n) {
         byte[] b = new byte[n];
         rnd.nextBytes(b);
         return b;
