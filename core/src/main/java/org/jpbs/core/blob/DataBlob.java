@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.zip.CRC32;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.crypto.CryptConfig;
+import org.jpbs.core.digest.Digest;
 import org.jpbs.core.errors.CryptoException;
 import org.jpbs.core.errors.CorruptDataException;
 import org.jpbs.core.errors.EncryptedDataException;
@@ -30,7 +31,7 @@ public final class DataBlob {
         c.setContentSize(true);
         return c;
     });
-    /** Per-thread compression output, reused so a chunk costs no fresh zeroed 4 MiB array. */
+    /** Per-thread work buffer, reused so a chunk costs no fresh zeroed 4 MiB array. */
     private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1][]);
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESS = ThreadLocal.withInitial(ZstdDecompressCtx::new);
@@ -119,7 +120,7 @@ public final class DataBlob {
         java.util.Objects.checkFromIndexSize(off, len, data.length);
     }
 
-    /** The per-thread compression buffer, grown to at least {@code size} bytes. */
+    /** The per-thread work buffer (compression output, {@link #plainDigest} plaintext), grown to at least {@code size} bytes. */
     private static byte[] scratch(int size) {
         byte[][] holder = SCRATCH.get();
         byte[] scratch = holder[0];
@@ -307,6 +308,48 @@ public final class DataBlob {
                     "decoded size " + out.length + " differs from expected " + expectedSize);
         }
         return out;
+    }
+
+    /**
+     * Verifies the CRC of an unencrypted blob and returns the SHA-256 of its plaintext, which must
+     * be {@code expectedSize} bytes: what a server checks of an uploaded chunk
+     * ({@code docs/protocol.md#chunk-upload-and-known-chunks}). Unlike {@link #decode} it keeps
+     * no plaintext: a compressed payload is decompressed into a per-thread buffer reused from call
+     * to call (no fresh zeroed array per chunk), an uncompressed one is hashed where it is.
+     *
+     * @throws CorruptDataException   on CRC mismatch, an invalid zstd frame, or a wrong length
+     * @throws EncryptedDataException if the blob is encrypted (its plaintext cannot be hashed)
+     */
+    public Digest plainDigest(String resource, int expectedSize) throws CorruptDataException, EncryptedDataException {
+        if (isEncrypted()) {
+            throw new EncryptedDataException(resource);
+        }
+        if (expectedSize < 0 || expectedSize > FileFormats.MAX_BLOB_SIZE) {
+            throw new IllegalArgumentException("expected size " + expectedSize + " out of range");
+        }
+        verifyCrc(resource);
+        int h = FileFormats.BLOB_HEADER_SIZE;
+        if (!isCompressed()) {
+            if (raw.length - h != expectedSize) {
+                throw new CorruptDataException(resource, -1,
+                        "decoded size " + (raw.length - h) + " differs from expected " + expectedSize);
+            }
+            return Digest.sha256(raw, h, expectedSize);
+        }
+        byte[] out = scratch(expectedSize);
+        int n;
+        try {
+            ZstdDecompressCtx ctx = DECOMPRESS.get();
+            ctx.reset();
+            n = ctx.decompressByteArray(out, 0, expectedSize, raw, h, raw.length - h);
+        } catch (ZstdException e) {
+            throw new CorruptDataException(resource, h,
+                    "zstd decoding failed (expected " + expectedSize + " bytes): " + e.getMessage(), e);
+        }
+        if (n != expectedSize) {
+            throw new CorruptDataException(resource, -1, "decoded size " + n + " differs from expected " + expectedSize);
+        }
+        return Digest.sha256(out, 0, n);
     }
 
     /**

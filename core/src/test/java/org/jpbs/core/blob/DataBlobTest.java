@@ -274,4 +274,42 @@ class DataBlobTest {
         assertThrows(CorruptDataException.class, () -> bomb.decode("bomb", 1000));
         assertThrows(CorruptDataException.class, () -> bomb.decode("bomb", FileFormats.MAX_BLOB_SIZE + 1));
     }
+
+    @Test
+    void plainDigestHashesThePlaintextWithoutKeepingIt() throws Exception {
+        byte[] data = text(4 << 20);
+        byte[] rnd = random(100_000, 7);
+        Digest want = Digest.sha256(data);
+        // compressed (with and without a frame content size), uncompressed; twice, so the reused buffer is exercised
+        for (int round = 0; round < 2; round++) {
+            assertEquals(want, DataBlob.encode(data, 0, data.length, true).plainDigest("c", data.length));
+            assertEquals(want, DataBlob.wrap(blobWithoutContentSize(data), "n").plainDigest("n", data.length));
+            assertEquals(Digest.sha256(rnd), DataBlob.encode(rnd, 0, rnd.length, false).plainDigest("u", rnd.length));
+            byte[] small = text(1000);
+            assertEquals(Digest.sha256(small), DataBlob.encode(small, 0, small.length, true).plainDigest("s", 1000));
+        }
+    }
+
+    @Test
+    void plainDigestRejectsWrongSizesCorruptionAndEncryption() throws Exception {
+        byte[] data = text(1 << 20);
+        DataBlob z = DataBlob.encode(data, 0, data.length, true);
+        CorruptDataException shorter = assertThrows(CorruptDataException.class, () -> z.plainDigest("chunk x", data.length - 1));
+        assertTrue(shorter.getMessage().startsWith("chunk x: "), shorter.getMessage());
+        CorruptDataException longer = assertThrows(CorruptDataException.class, () -> z.plainDigest("chunk x", data.length + 1));
+        assertTrue(longer.getMessage().contains("differs from expected"), longer.getMessage());
+        DataBlob u = DataBlob.encode(random(1000, 3), 0, 1000, false);
+        assertThrows(CorruptDataException.class, () -> u.plainDigest("u", 999));
+        byte[] bad = z.raw().clone();
+        bad[bad.length - 1] ^= 1;
+        assertThrows(CorruptDataException.class, () -> DataBlob.wrap(bad, "bad").plainDigest("bad", data.length));
+        byte[] whole = DataBlob.encode(text(5000), 0, 5000, true).raw();
+        byte[] frame = Arrays.copyOf(whole, whole.length - 3); // a truncated zstd frame with a matching CRC
+        setCrc(frame, 12);
+        DataBlob broken = DataBlob.wrap(frame, "broken");
+        assertThrows(CorruptDataException.class, () -> broken.plainDigest("broken", 5000));
+        var crypt = org.jpbs.core.crypto.CryptConfig.of(new byte[32]);
+        DataBlob enc = DataBlob.encodeEncrypted(data, 0, data.length, true, crypt);
+        assertThrows(EncryptedDataException.class, () -> enc.plainDigest("e", data.length));
+    }
 }

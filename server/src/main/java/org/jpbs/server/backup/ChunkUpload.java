@@ -47,8 +47,7 @@ final class ChunkUpload {
                 }
                 return blob;
             }
-            byte[] plain = blob.decode(resource, size);
-            Digest actual = Digest.sha256(plain);
+            Digest actual = blob.plainDigest(resource, size); // decoded into a reused buffer, not kept
             if (!actual.equals(digest)) {
                 throw ApiException.badRequest("detected chunk with wrong digest (" + digest.hex()
                         + " announced, data hashes to " + actual.hex() + ")");
