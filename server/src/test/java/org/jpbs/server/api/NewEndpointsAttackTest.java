@@ -104,6 +104,30 @@ class NewEndpointsAttackTest {
         assertTrue(extra.text().contains("'store': schema does not allow additional properties."), extra.text());
     }
 
+    /** A datastore that cannot be opened is listed with its error, which names no server path. */
+    @Test
+    void datastoreUsageErrorsCarryNoServerPath() throws Exception {
+        Path gone = tmp.resolve("gone-dir");
+        Path cfg = config.resolve("datastore.cfg");
+        Files.writeString(cfg, "datastore: gone\n\tpath " + gone + "\n");
+        try {
+            JsonNode entry = null;
+            for (int i = 0; i < 50 && entry == null; i++) { // a hand edit is noticed within a second
+                for (JsonNode s : get("admin", "status/datastore-usage?history=0").json().get("data")) {
+                    if (s.get("store").asText().equals("gone")) {
+                        entry = s;
+                    }
+                }
+                Thread.sleep(100);
+            }
+            assertTrue(entry != null && entry.has("error"), String.valueOf(entry));
+            assertFalse(entry.get("error").asText().contains(tmp.toString()), entry.toString());
+            assertFalse(entry.get("error").asText().isBlank(), entry.toString());
+        } finally {
+            Files.delete(cfg);
+        }
+    }
+
     @Test
     void staleGroupsForeignCallerAndBadValues() throws Exception {
         JsonNode team = get("team", "status/stale-groups?older-than=0").json();
