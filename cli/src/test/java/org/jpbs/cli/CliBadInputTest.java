@@ -176,9 +176,9 @@ class CliBadInputTest {
     @Test
     void badRestoreArguments() throws IOException {
         Path out = tmp.resolve("out.img");
-        fails(1, "'nothing.img.fidx' is not in snapshot", "restore", "--repository", repo.toString(), snap, "nothing.img", out.toString());
+        fails(ExitCodes.NOT_FOUND, "'nothing.img.fidx' is not in snapshot", "restore", "--repository", repo.toString(), snap, "nothing.img", out.toString());
         fails(ExitCodes.NOT_FOUND, "vm/100/2023-11-14T22:13:21Z", "restore", "--repository", repo.toString(), "vm/100/2023-11-14T22:13:21Z", "disk.img", out.toString());
-        fails(1, "no finished snapshot in group vm/101", "restore", "--repository", repo.toString(), "vm/101", "disk.img", out.toString());
+        fails(ExitCodes.NOT_FOUND, "no finished snapshot in group vm/101", "restore", "--repository", repo.toString(), "vm/101", "disk.img", out.toString());
         fails(2, "invalid snapshot 'vm'", "restore", "--repository", repo.toString(), "vm", "disk.img", out.toString());
         fails(2, "unknown backup type 'xx'", "restore", "--repository", repo.toString(), "xx/1", "disk.img", out.toString());
         fails(2, "a/b.img", "restore", "--repository", repo.toString(), snap, "a/b.img", out.toString());

@@ -3,6 +3,7 @@ package org.jpbs.cli.commands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jpbs.core.errors.NotFoundException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -51,8 +52,9 @@ import picocli.CommandLine.Parameters;
             "ARCHIVE is the name used at backup (disk.img, qemu-server.conf) or the file",
             "name in the snapshot (disk.img.fidx, root.pxar.didx, qemu-server.conf.blob).",
             "A file archive (NAME.pxar) is extracted into the directory TARGET (created",
-            "if missing) with its metadata; to - or an existing file it is written as",
-            "its raw pxar stream. Other indexes are restored as their raw byte stream,",
+            "if missing) with its metadata; to - or a block device it is written as its",
+            "raw pxar stream (an existing regular file is refused). Other indexes are",
+            "restored as their raw byte stream,",
             "blobs as their content.",
             "TARGET is a file, a block device, or - for standard output. A file is written",
             "as TARGET.tmp-jpbs-XXXX and renamed over TARGET when complete. A symbolic",
@@ -200,7 +202,13 @@ public final class RestoreCommand implements Callable<Integer> {
      * for anything else.
      */
     private TreeExtractor.Options extractOptions(String serverName) {
-        boolean tree = (serverName.endsWith(".pxar.didx") || serverName.endsWith(MPXAR)) && !target.equals("-")
+        boolean fileArchive = serverName.endsWith(".pxar.didx") || serverName.endsWith(MPXAR);
+        if (fileArchive && !target.equals("-") && Files.isRegularFile(Path.of(target))) {
+            // as the PBS client (it extracts into a directory only): never replace a file with the raw stream
+            throw new UsageException("TARGET " + target + " is an existing file: a file archive is extracted into a "
+                    + "directory (give '-' for its raw pxar stream)");
+        }
+        boolean tree = fileArchive && !target.equals("-")
                 && (!Files.exists(Path.of(target)) || Files.isDirectory(Path.of(target)));
         boolean given = !patterns.isEmpty() || overwrite || ignoreAcls || ignoreXattrs || ignoreOwnership;
         if (!tree) {
@@ -291,13 +299,14 @@ public final class RestoreCommand implements Callable<Integer> {
     /** The manifest's file name: {@code restore SNAPSHOT index.json TARGET} writes it, as the PBS client does. */
     static final String MANIFEST = "index.json.blob";
 
-    private static FileEntry findEntry(BackupManifest manifest, String snapshot, String serverName) {
+    private static FileEntry findEntry(BackupManifest manifest, String snapshot, String serverName)
+            throws NotFoundException {
         Optional<FileEntry> entry = manifest.file(serverName);
         if (entry.isPresent()) {
             return entry.get();
         }
         List<String> names = manifest.files().stream().map(FileEntry::filename).toList();
-        throw new IllegalArgumentException("archive '" + serverName + "' is not in snapshot " + snapshot
+        throw new NotFoundException(null, "archive '" + serverName + "' is not in snapshot " + snapshot
                 + " (it has: " + String.join(", ", names) + ")");
     }
 }

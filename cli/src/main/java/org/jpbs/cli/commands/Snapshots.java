@@ -64,14 +64,14 @@ public final class Snapshots {
      * Resolves {@code type/id/time} to that snapshot, or a group {@code type/id} to its latest
      * finished snapshot.
      *
-     * @throws IllegalArgumentException naming the value if it is malformed or the group has no
-     *         finished snapshot
+     * @throws IllegalArgumentException naming the value if it is malformed
+     * @throws org.jpbs.core.errors.NotFoundException if the group has no finished snapshot
      */
     public static BackupSnapshotRef resolve(Datastore ds, BackupNamespace ns, String spec) throws IOException {
         long slashes = spec.chars().filter(c -> c == '/').count();
         if (slashes == 1) {
             BackupGroupRef group = usage(() -> BackupGroupRef.parse(ns, spec));
-            return ds.lastFinishedSnapshot(group).orElseThrow(() -> new IllegalArgumentException(
+            return ds.lastFinishedSnapshot(group).orElseThrow(() -> new org.jpbs.core.errors.NotFoundException(null,
                     "no finished snapshot in group " + describe(group)));
         }
         if (slashes == 2) {

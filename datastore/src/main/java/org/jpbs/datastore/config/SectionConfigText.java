@@ -262,6 +262,28 @@ public final class SectionConfigText {
         return i < 0 ? Optional.empty() : Optional.of(sections.get(i));
     }
 
+    /**
+     * Refuses what PBS's section-config parser refuses: a section whose type {@code types} does
+     * not accept ({@code "<resource>: unknown section type 'x'"}), or a property its type does
+     * not have ({@code "<resource> line N: unknown property 'k' in section 'type: id'"}).
+     *
+     * @param keys whether a section type has a key
+     * @throws IllegalArgumentException for the first unknown type or property
+     */
+    public void requireKnown(java.util.function.Predicate<String> types, java.util.function.BiPredicate<String, String> keys) {
+        for (Section sec : sections) {
+            if (!types.test(sec.type())) {
+                throw new IllegalArgumentException(resource + ": unknown section type '" + sec.type() + "'");
+            }
+            for (String key : sec.lists().keySet()) {
+                if (!keys.test(sec.type(), key)) {
+                    throw new IllegalArgumentException(resource + " line " + line(sec.type(), sec.id(), key)
+                            + ": unknown property '" + key + "' in section '" + sec.type() + ": " + sec.id() + "'");
+                }
+            }
+        }
+    }
+
     /** The 1-based line of a section's property (an array property's first line), or 0 if absent: for messages. */
     public int line(String type, String id, String key) {
         int i = indexOf(type, id);

@@ -11,7 +11,7 @@ import org.jpbs.datastore.config.PropertyString;
 /**
  * One section of a job file: a prune, verification or sync job, or a remote. The properties are
  * kept as written (PBS's keys); typed accessors read the common ones. Values were checked by
- * {@link JobKind#checkValue} (keys this jpbs does not know are kept and ignored). Immutable.
+ * {@link JobKind#checkValue} (a file with a key of no PBS job is refused by {@link JobConfigFile}). Immutable.
  *
  * @param kind  which file
  * @param id    the job id or remote name

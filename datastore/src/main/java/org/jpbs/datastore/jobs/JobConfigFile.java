@@ -10,7 +10,8 @@ import org.jpbs.datastore.config.SectionConfigText;
 /**
  * A whole job file ({@code prune.cfg}, {@code verification.cfg}, {@code sync.cfg} or
  * {@code remote.cfg}): the lossless text and the typed sections of its kind, in file order.
- * Edits keep every other line as it is. Immutable.
+ * Edits keep every other line as it is. As PBS's section-config parser, a section of another
+ * type or a property the kind does not have is an error naming the file, line and section. Immutable.
  */
 public final class JobConfigFile {
     private final JobKind kind;
@@ -20,6 +21,7 @@ public final class JobConfigFile {
     private JobConfigFile(JobKind kind, SectionConfigText text) {
         this.kind = kind;
         this.text = text;
+        text.requireKnown(kind.sectionType()::equals, (type, key) -> kind.keys().contains(key)); // as PBS's parser
         Map<String, JobConfig> m = new LinkedHashMap<>();
         for (SectionConfigText.Section s : text.sections()) {
             if (s.type().equals(kind.sectionType())) {
@@ -42,7 +44,8 @@ public final class JobConfigFile {
     /**
      * Parses a file's text.
      *
-     * @throws IllegalArgumentException naming the file and line, or the section and key
+     * @throws IllegalArgumentException naming the file and line, or the section and key (also an
+     *                                  unknown section type or property)
      */
     public static JobConfigFile parse(JobKind kind, String text, String resource) {
         return new JobConfigFile(kind, SectionConfigText.parse(text, resource, kind.listKeys()));

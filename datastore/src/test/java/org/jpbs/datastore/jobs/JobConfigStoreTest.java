@@ -23,12 +23,12 @@ class JobConfigStoreTest {
     @Test
     void pruneJobsAreWrittenAsPbsWritesThemAndKeepForeignLines() throws Exception {
         Path f = dir.resolve("prune.cfg");
-        Files.writeString(f, "# managed by hand\nprune: old\n\tschedule daily\n\tstore store1\n\tkeep-last 3\n\tunknown-key x\n");
+        Files.writeString(f, "# managed by hand\nprune: old\n\tschedule daily\n\tstore store1\n\tkeep-last 3\n");
         JobConfigStore s = JobConfigStore.open(dir, JobKind.PRUNE);
         assertEquals("3", s.read().get("old").orElseThrow().get("keep-last").orElseThrow());
         s.update(c -> c.with(new JobConfig(JobKind.PRUNE, "nightly", Map.of("store", "store1", "schedule", "mon..fri 02:00",
                 "ns", "a/b", "max-depth", "2", "keep-daily", "7", "comment", "week days"))));
-        assertEquals("# managed by hand\nprune: old\n\tschedule daily\n\tstore store1\n\tkeep-last 3\n\tunknown-key x\n\n"
+        assertEquals("# managed by hand\nprune: old\n\tschedule daily\n\tstore store1\n\tkeep-last 3\n\n"
                 + "prune: nightly\n\tcomment week days\n\tkeep-daily 7\n\tmax-depth 2\n\tns a/b\n\tschedule mon..fri 02:00\n\tstore store1\n",
                 Files.readString(f));
         Map<String, String> ch = new HashMap<>();
@@ -42,6 +42,29 @@ class JobConfigStoreTest {
         s.update(c -> c.without("old"));
         assertEquals(1, s.read().all().size());
         assertTrue(Files.readString(f).startsWith("prune: nightly\n"), Files.readString(f));
+    }
+
+    @Test
+    void unknownKeysAndSectionTypesAreRefusedNamingFileLineAndSection() throws Exception {
+        String[][] cases = {
+            {"prune.cfg", "prune: p1\n\tschedule daily\n\tstore store1\n\tkeep-lsat 3\n",
+                "prune.cfg line 4: unknown property 'keep-lsat' in section 'prune: p1'"},
+            {"sync.cfg", "sync: s1\n\tstore a1b\n\tremote-store b1c\n\tremove-vanish 1\n",
+                "sync.cfg line 4: unknown property 'remove-vanish' in section 'sync: s1'"},
+            {"verification.cfg", "verification: v1\n\tstore store1\n\tschedule daily\n\tdisable 1\n",
+                "verification.cfg line 4: unknown property 'disable' in section 'verification: v1'"},
+            {"remote.cfg", "remote: r1\n\thost h.example\n\tauth-id a@pam\n\tpassword x\n\tuserid a@pam\n",
+                "remote.cfg line 5: unknown property 'userid' in section 'remote: r1'"},
+            {"prune.cfg", "prune: p1\n\tschedule daily\n\tstore store1\n\nprnue: p2\n\tstore store1\n",
+                "prune.cfg: unknown section type 'prnue'"},
+        };
+        for (String[] c : cases) {
+            Files.writeString(dir.resolve(c[0]), c[1]);
+            JobKind kind = java.util.Arrays.stream(JobKind.values()).filter(k -> k.file().equals(c[0])).findFirst().orElseThrow();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JobConfigStore.open(dir, kind).read());
+            assertEquals(dir + "/" + c[2], e.getMessage());
+            Files.delete(dir.resolve(c[0]));
+        }
     }
 
     @Test

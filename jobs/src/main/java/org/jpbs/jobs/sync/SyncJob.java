@@ -61,9 +61,10 @@ public final class SyncJob {
     }
 
     /**
-     * A push checks these privileges on the target before removing what vanished (as PBS: a
-     * vanished group or snapshot needs {@link TargetPrivileges#PRUNE}, a namespace
-     * {@link TargetPrivileges#MODIFY}); what it may not remove stays, with a warning.
+     * A push checks these privileges on the target before creating a namespace there
+     * ({@link TargetPrivileges#MODIFY}: else that namespace's sync fails) and before removing
+     * what vanished (as PBS: a vanished group or snapshot needs {@link TargetPrivileges#PRUNE}, a
+     * namespace {@link TargetPrivileges#MODIFY}); what it may not remove stays, with a warning.
      */
     public SyncJob targetPrivileges(TargetPrivileges privileges) {
         this.targetPrivileges = java.util.Objects.requireNonNull(privileges, "privileges");
@@ -101,6 +102,10 @@ public final class SyncJob {
             synced.add(tns);
             try {
                 if (!target.namespaceExists(tns)) {
+                    String no = denied(tns, TargetPrivileges.MODIFY, "Creating namespace"); // a push, as PBS
+                    if (no != null) {
+                        throw new IOException(no);
+                    }
                     target.createNamespace(tns);
                     log.log("created namespace '" + tns + "'");
                 }

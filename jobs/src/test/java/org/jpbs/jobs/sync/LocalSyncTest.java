@@ -187,6 +187,37 @@ class LocalSyncTest {
         assertTrue(log.text().contains("delete vanished snapshot vm/1/"), log.text());
     }
 
+    /**
+     * As PBS's push: a namespace missing on the target is created only with Remote.DatastoreModify
+     * of the job's owner on it; without, nothing is created nor sent there, the namespace's sync
+     * fails with PBS's text, the others go on, and the run fails.
+     */
+    @Test
+    @Order(0) // before any test adds groups to the shared source
+    void aPushCreatesATargetNamespaceOnlyWithRemoteDatastoreModify() throws Exception {
+        SyncOptions o = new SyncOptions(true, ROOT, BackupNamespace.parse("b"), 7, List.of(), false, 0, "root@pam",
+                false, false, false, null, null);
+        dst.createNamespace(BackupNamespace.parse("b"));
+        List<String> asked = new java.util.ArrayList<>();
+        TargetPrivileges noModifyBelowB = (ns, privilege) -> {
+            asked.add(privilege + " " + ns);
+            if (privilege.equals(TargetPrivileges.MODIFY) && !ns.equals(BackupNamespace.parse("b"))) {
+                throw new IOException("missing permissions '" + privilege + "' on '/remote/r/dst/" + ns + "'");
+            }
+        };
+        SyncFixtures.MemLog log = new SyncFixtures.MemLog();
+        IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> new SyncJob(
+                new LocalEndpoint("src", src), new LocalEndpoint("dst", dst), o, log, 2, 4)
+                .targetPrivileges(noModifyBelowB).run());
+        assertEquals("sync failed with some errors (1).", e.getMessage(), log.text());
+        assertTrue(log.text().contains("sync namespace 'a' failed - Creating namespace not allowed - missing permissions "
+                + "'Remote.DatastoreModify' on '/remote/r/dst/b/a'"), log.text());
+        assertFalse(dst.namespaceExists(BackupNamespace.parse("b/a")), "not created");
+        assertEquals(List.of("ct/200", "vm/100"), dst.listGroups(BackupNamespace.parse("b")).stream()
+                .map(g -> g.type().text() + "/" + g.id()).sorted().toList(), "the root namespace was sent");
+        assertTrue(asked.contains("Remote.DatastoreModify b/a"), asked.toString());
+    }
+
     @Test
     @Order(1)
     void namespacesMapBelowTheTargetNamespace() throws Exception {

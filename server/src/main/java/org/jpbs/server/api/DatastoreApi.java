@@ -32,6 +32,7 @@ import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.routing.ApiParams;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.H2Response;
+import org.jpbs.server.http.HiddenPaths;
 import org.jpbs.server.http.RestResponse;
 import org.jpbs.server.rrd.RrdStore;
 import org.jpbs.server.rrd.UsageHistory;
@@ -302,7 +303,7 @@ final class DatastoreApi {
      * "used","avail","history","history-start","history-delta","gc-status","estimated-full-date"?}};
      * {@code history} is {@value UsageHistory#POINTS} used/total fractions from the metrics store
      * (null where not sampled), kept ready by the sampler ({@link UsageHistory}). A store seen only through a namespace ACL gives {@code {"store"}};
-     * one whose lookup fails (e.g. offline) {@code {"error","store"}}. Config order. With {@code history=0}
+     * one whose lookup fails (e.g. offline) {@code {"error","store"}} (the error without server paths, {@link HiddenPaths}). Config order. With {@code history=0}
      * (a jpbs extension, for the dashboard) the three history fields are left out.
      */
     static RestResponse usage(Access acc, ApiParams p, long now) throws IOException {
@@ -321,7 +322,7 @@ final class DatastoreApi {
             try {
                 handle = acc.lookup(store, Operation.READ);
             } catch (IOException e) {
-                out.addObject().put("error", e.getMessage()).put("store", store);
+                out.addObject().put("error", HiddenPaths.hide(String.valueOf(e.getMessage()))).put("store", store);
                 continue;
             }
             try (handle) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.KeepOptions;
 import org.jpbs.core.api.Upid;
 import org.jpbs.server.http.ApiException;
@@ -35,6 +36,40 @@ final class DatastoreConfigApi {
         return List.copyOf(l);
     }
 
+    /**
+     * Refuses a name or path of a datastore the server already serves, from {@code datastore.cfg}
+     * or the command line (the file alone does not know the latter; a section of the same name
+     * would take the served name over). PBS's text for the name.
+     */
+    private static void refuseServed(ApiCall c, String name, Path path) throws IOException {
+        Path wanted = path.isAbsolute() ? path.normalize() : null; // a relative one is refused by the check
+        for (DatastoreConfig o : c.services().datastores().list()) {
+            if (o.name().equals(name)) {
+                throw ApiException.badParam("name", "datastore '" + name + "' already exists.");
+            }
+            if (wanted != null && o.path().toAbsolutePath().normalize().equals(wanted)) {
+                throw ApiException.badParam("path", "path is already used by datastore '" + o.name() + "'");
+            }
+        }
+    }
+
+    /**
+     * Checks one property alone, so that a bad value is answered as PBS's schema does:
+     * {@code parameter verification failed - '<key>': <reason>} (a control character, e.g. a
+     * line break that would end the property line, is refused as PBS's single-line schema does).
+     */
+    private static void checkProperty(String key, String value) {
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw ApiException.badParam(key, "value does not match the regex pattern");
+        }
+        try {
+            new DatastoreConfig("check", Map.of("path", "/check", key, value));
+        } catch (IllegalArgumentException e) {
+            String why = e.getMessage().replaceFirst("^datastore 'check': ", "").replaceFirst("^" + key + ": ", "");
+            throw ApiException.badParam(key, why);
+        }
+    }
+
     /** POST config/datastore. */
     static RestResponse create(ApiCall c) throws IOException {
         ApiParams p = c.params();
@@ -43,6 +78,7 @@ final class DatastoreConfigApi {
             p.opt(k).map(String::strip).filter(v -> !v.isEmpty()).ifPresent(v -> props.put(k, v));
         }
         String name = p.required("name");
+        props.forEach(DatastoreConfigApi::checkProperty);
         DatastoreCreator creator;
         try {
             Path path;
@@ -51,6 +87,7 @@ final class DatastoreConfigApi {
             } catch (InvalidPathException e) {
                 throw ApiException.badParam("path", "not a path: " + e.getReason());
             }
+            refuseServed(c, name, path);
             creator = DatastoreCreator.check(c.services().datastores().store().configDir(), name, path, props,
                     p.opt("backend").orElse(null), p.bool("reuse-datastore", false), p.bool("overwrite-in-use", false));
         } catch (DatastoreCreator.BadParameter e) {

@@ -96,17 +96,8 @@ public final class NotificationConfig {
     }
 
     private static void checkKeys(SectionConfigText file, boolean secrets) {
-        for (Section sec : file.sections()) {
-            if (!sec.type().equals(MATCHER) && !TARGET_TYPES.contains(sec.type())) {
-                throw new IllegalArgumentException(file.resource() + ": unknown section type '" + sec.type() + "'");
-            }
-            for (String key : sec.lists().keySet()) {
-                if (!NotificationEdits.keys(sec.type()).contains(key) || NotificationEdits.secret(key) != secrets) {
-                    throw new IllegalArgumentException(file.resource() + " line " + file.line(sec.type(), sec.id(), key)
-                            + ": unknown property '" + key + "' in section '" + sec.type() + ": " + sec.id() + "'");
-                }
-            }
-        }
+        file.requireKnown(t -> t.equals(MATCHER) || TARGET_TYPES.contains(t),
+                (t, key) -> NotificationEdits.keys(t).contains(key) && NotificationEdits.secret(key) == secrets);
     }
 
     /**

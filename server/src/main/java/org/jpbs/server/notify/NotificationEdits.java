@@ -107,17 +107,18 @@ public final class NotificationEdits {
     }
 
     /**
-     * A copy without the entry.
+     * A copy without the entry. As proxmox-notify, a built-in entry is never removed, only reset
+     * to its default: unchanged, the copy is the same; changed ({@code modified-builtin}), its
+     * section goes, whatever matcher names it.
      *
      * @throws NoSuchEntryException     if it does not exist
-     * @throws IllegalArgumentException if it is built in and unchanged, or (as PBS) a target a
-     *                                  matcher still names: {@code "cannot delete '<name>', referenced by: <matchers>"}
+     * @throws IllegalArgumentException (as PBS) for a user-created target a matcher still names:
+     *                                  {@code "cannot delete '<name>', referenced by: <matchers>"}
      */
     public static NotificationConfig remove(NotificationConfig cfg, String type, String name) {
         NotificationConfig.Entry e = existing(cfg, type, name);
         if (e.origin().equals("builtin")) {
-            throw new IllegalArgumentException("cannot delete built-in " + (type.equals("matcher") ? "matcher" : "target")
-                    + " '" + name + "'");
+            return cfg; // nothing to reset
         }
         if (!type.equals("matcher") && e.origin().equals("user-created")) {
             List<String> users = cfg.matchers().stream().filter(m -> m.values("target").contains(name))

@@ -86,14 +86,19 @@ class DatastoreConfigApiTest {
 
     /** Waits for the task; its exit status and log. */
     static String[] await(Resp r, String who) throws Exception {
+        return awaitTask(http, r, caller.get(who));
+    }
+
+    /** Waits for the {@code create-datastore} task of {@code r} as {@code who}; its exit status and log. */
+    static String[] awaitTask(Client http, Resp r, Map<String, String> who) throws Exception {
         assertEquals(200, r.status(), r.text());
         String u = enc(r.json().get("data").asText());
         assertTrue(u.contains("create-datastore"), u);
         for (int i = 0; i < 1200; i++) {
-            var d = http.send("GET", TASKS + "/" + u + "/status", caller.get(who), null).json().get("data");
+            var d = http.send("GET", TASKS + "/" + u + "/status", who, null).json().get("data");
             if (d.get("status").asText().equals("stopped")) {
                 StringBuilder log = new StringBuilder();
-                http.send("GET", TASKS + "/" + u + "/log?limit=0", caller.get(who), null).json().get("data")
+                http.send("GET", TASKS + "/" + u + "/log?limit=0", who, null).json().get("data")
                         .forEach(l -> log.append(l.get("t").asText()).append('\n'));
                 return new String[] {d.get("exitstatus").asText(), log.toString()};
             }

@@ -129,10 +129,34 @@ class NotificationsApiTest {
         assertTrue(t.text().contains("hook1") && t.text().contains("connect") && !t.text().contains("SECRET"), t.text());
         assertError(404, "endpoint 'none' does not exist", as("admin", "POST", "/targets/none/test", ""));
 
-        assertEquals(400, as("admin", "DELETE", "/endpoints/sendmail/mail-to-root", null).status());
+        assertEquals(200, as("admin", "DELETE", "/endpoints/sendmail/mail-to-root", null).status(), "a built-in stays (reset)");
         assertEquals(200, as("admin", "DELETE", "/matchers/m1", null).status());
         assertEquals(200, as("admin", "DELETE", "/endpoints/smtp/mail1", null).status());
         assertFalse(Files.readString(config.resolve("notifications-priv.cfg")).contains("PW-123"));
+    }
+
+    /**
+     * As proxmox-notify: a built-in entry is never removed, only reset to its default. DELETE of an
+     * unchanged built-in answers 200 and changes nothing; of a changed one (modified-builtin) it
+     * drops the change, even while a matcher names the target.
+     */
+    @Test
+    void deletingABuiltInResetsIt() throws Exception {
+        String cfgBefore = Files.exists(config.resolve("notifications.cfg")) ? Files.readString(config.resolve("notifications.cfg")) : "";
+        Resp r = as("admin", "DELETE", "/matchers/default-matcher", null);
+        assertEquals(200, r.status(), r.text());
+        assertEquals("builtin", as("admin", "GET", "/matchers/default-matcher", null).json().get("data").get("origin").asText());
+        assertEquals(cfgBefore, Files.exists(config.resolve("notifications.cfg")) ? Files.readString(config.resolve("notifications.cfg")) : "");
+
+        assertEquals(200, as("admin", "PUT", "/endpoints/sendmail/mail-to-root", "comment=changed").status());
+        JsonNode changed = as("admin", "GET", "/endpoints/sendmail/mail-to-root", null).json().get("data");
+        assertEquals("modified-builtin", changed.get("origin").asText(), changed.toString());
+        r = as("admin", "DELETE", "/endpoints/sendmail/mail-to-root", null); // default-matcher names it: reset anyway
+        assertEquals(200, r.status(), r.text());
+        JsonNode reset = as("admin", "GET", "/endpoints/sendmail/mail-to-root", null).json().get("data");
+        assertEquals("builtin", reset.get("origin").asText(), reset.toString());
+        assertEquals("Send mails to root@pam's email address", reset.get("comment").asText(), "the default comment is back");
+        assertEquals(403, as("audit", "DELETE", "/matchers/default-matcher", null).status());
     }
 
     @Test
