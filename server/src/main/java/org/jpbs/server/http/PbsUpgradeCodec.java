@@ -105,7 +105,7 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
         p.replace(ServerChannelInitializer.IDLE, ServerChannelInitializer.IDLE, watchdog.raw());
         p.addFirst("h2-tcp", watchdog.tcp());
         Http2FrameCodec codec = SessionCodec.build(Http2Settings.defaultSettings().initialWindowSize(WINDOW)
-                .maxFrameSize(MAX_FRAME).maxConcurrentStreams(MAX_CONCURRENT_STREAMS));
+                .maxFrameSize(MAX_FRAME).maxConcurrentStreams(MAX_CONCURRENT_STREAMS), uploads.connectionWindow());
         p.addAfter(ctx.name(), "h2-codec", codec);
         watchdog.watch(codec.connection());
         p.addAfter("h2-codec", "h2-watch", watchdog.frames());

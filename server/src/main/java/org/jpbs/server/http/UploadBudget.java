@@ -15,10 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection window ({@link #connectionWindow()}) and then wait. Credit is given back when the
  * total falls below {@link #low()} (half of high): the waiting connections are woken. While no
  * complete request is left anywhere, only more data can free bytes, so withholding everywhere
- * would deadlock: then one connection with a partly received body is exempt
- * ({@link #exempt(InflightBytes)}) and gets its credit until one of its bodies completes (one at a
- * time, since credit cannot be aimed at a stream: a client interleaving many uploads may need
- * much of its window before the first one ends).
+ * would deadlock: then one connection with partly received bodies is exempt
+ * ({@link #exempt(InflightBytes)}) and gets its credit back, and stays the exempt one while it has
+ * unfinished bodies. Only one, since credit cannot be aimed at a stream: a client interleaving
+ * many uploads on a connection may need most of them before the first one ends, and several
+ * exempt connections would each keep such a set of unfinished bodies.
  *
  * <p>The limit is {@value #PROPERTY} (MiB); by default a quarter of the JVM's maximum heap,
  * between 32 MiB and 256 MiB. {@link #peak()} is the most ever held (tests, logs). Thread-safe.
@@ -187,10 +188,7 @@ final class UploadBudget {
 
     /** A connection withholds credit and waits for {@link InflightBytes#wake}. */
     void paused(InflightBytes c) {
-        paused.add(c);
-        if (exempt == c) {
-            exempt = null; // it withholds again: a request completed somewhere
-        }
+        paused.add(c); // the exempt connection stays exempt (a request completed somewhere: it withholds for now)
         if (completeRequests.get() == 0 && held.get() >= low) {
             chooseExempt();
         }
