@@ -45,22 +45,7 @@ class UploadBudgetServerTest {
             var channels = s.server.channels();
             assertEquals(8L << 20, channels.uploadBudgetBytes());
             assertEquals(1 << 20, channels.uploadConnectionWindow(), "an eighth of the budget, at least 1 MiB");
-            List<Future<?>> done = new ArrayList<>();
-            for (int i = 0; i < sessions; i++) {
-                int n = i;
-                done.add(pool.submit(() -> {
-                    byte[] img = Backups.image(200 + n, chunks, 1000);
-                    Backups.imageBackup(s, "store1", "80" + n, 1_700_000_000L, img);
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(280, TimeUnit.SECONDS);
-            }
-            for (int i = 0; i < sessions; i++) {
-                Path snap = s.stores.get("store1").root().resolve("vm/80" + i + "/2023-11-14T22:13:20Z");
-                assertTrue(Files.isRegularFile(snap.resolve("disk.img.fidx")), snap + " was not finished");
-            }
+            backUpAtOnce(s, pool, sessions, chunks, "80");
             long peak = channels.uploadPeakBytes();
             System.out.printf("upload budget 8 MiB, %d sessions x %d chunks of 4 MiB: peak held %.1f MiB%n", sessions,
                     chunks, peak / 1048576.0);
@@ -78,22 +63,7 @@ class UploadBudgetServerTest {
         int sessions = 4;
         ExecutorService pool = Executors.newFixedThreadPool(sessions);
         try (TestServer s = server) {
-            List<Future<?>> done = new ArrayList<>();
-            for (int i = 0; i < sessions; i++) {
-                int n = i;
-                done.add(pool.submit(() -> {
-                    byte[] img = Backups.image(100 + n, 4, 1000);
-                    Backups.imageBackup(s, "store1", "70" + n, 1_700_000_000L, img);
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(240, TimeUnit.SECONDS);
-            }
-            for (int i = 0; i < sessions; i++) {
-                Path snap = s.stores.get("store1").root().resolve("vm/70" + i + "/2023-11-14T22:13:20Z");
-                assertTrue(Files.isRegularFile(snap.resolve("disk.img.fidx")), snap + " was not finished");
-            }
+            backUpAtOnce(s, pool, sessions, 4, "70");
             long chunkFiles;
             try (var files = Files.walk(s.stores.get("store1").root().resolve(".chunks"))) {
                 chunkFiles = files.filter(Files::isRegularFile).count();
@@ -101,6 +71,27 @@ class UploadBudgetServerTest {
             assertEquals(sessions * 4L + 1, chunkFiles, "3 random chunks and a tail per session, and the one zero chunk");
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** {@code sessions} image backups of {@code chunks} random 4 MiB chunks each at once (ids {@code prefix + i}); all must finish. */
+    private static void backUpAtOnce(TestServer s, ExecutorService pool, int sessions, int chunks, String prefix)
+            throws Exception {
+        List<Future<?>> done = new ArrayList<>();
+        for (int i = 0; i < sessions; i++) {
+            int n = i;
+            done.add(pool.submit(() -> {
+                byte[] img = Backups.image(Long.parseLong(prefix) * 10 + n, chunks, 1000);
+                Backups.imageBackup(s, "store1", prefix + n, 1_700_000_000L, img);
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get(280, TimeUnit.SECONDS);
+        }
+        for (int i = 0; i < sessions; i++) {
+            Path snap = s.stores.get("store1").root().resolve("vm/" + prefix + i + "/2023-11-14T22:13:20Z");
+            assertTrue(Files.isRegularFile(snap.resolve("disk.img.fidx")), snap + " was not finished");
         }
     }
 
