@@ -20,7 +20,10 @@
 #   JPBS_BENCH_MEM=0    skip the memory figures; JPBS_BENCH_SPARSE_GIB (default 64): size of the
 #                       sparse image whose backup gives the client's peak RSS;
 #                       JPBS_BENCH_SESSIONS (default 16) concurrent backups of the first
-#                       JPBS_BENCH_MEM_MIB (default 256) MiB of the image give the server's peak RSS
+#                       JPBS_BENCH_MEM_MIB (default 256) MiB of the image give the server's peak RSS;
+#                       JPBS_BENCH_MEM_ONLY=1 runs only that server figure (no throughput table, no
+#                       client figure; SIZE_MIB still names the image the slices come from)
+#   SERVE_JAVA_OPTS     extra JVM options of the server (e.g. -Xmx512m, -XX:NativeMemoryTracking=summary)
 # The server runs for the whole benchmark (warmed up by one backup and restore first); before
 # each timed backup the datastore's chunks and snapshots are deleted, so every chunk is uploaded
 # and stored. Times are wall-clock seconds of whole client commands (JVM start included); MiB =
@@ -94,6 +97,8 @@ echo "image: $img ($mib MiB), build $root ($(git -C "$root" log --oneline -1 | c
   "$(nproc) cores, data in $dsdir; uptime: $(uptime)" >&2
 
 serve_identity
+mem_only=${JPBS_BENCH_MEM_ONLY:-0}
+if [ "$mem_only" != 1 ]; then
 start_server "$ds"
 rm -rf "$lds"
 "$jpbs" datastore create "$lds" >/dev/null 2>&1
@@ -151,11 +156,13 @@ if [ -n "$lb" ] && [ -n "$lr" ]; then
   fi
 fi
 printf 'restored images match the original: yes\n'
+fi
 
 if [ "${JPBS_BENCH_MEM:-1}" != 0 ]; then
   gib=${JPBS_BENCH_SPARSE_GIB:-64}
   sessions=${JPBS_BENCH_SESSIONS:-16}
   slice_mib=${JPBS_BENCH_MEM_MIB:-256}
+  if [ "$mem_only" != 1 ]; then
   rm -f "$dsdir/sparse.img"
   truncate -s "${gib}G" "$dsdir/sparse.img"
   fresh "$ds"
@@ -165,6 +172,7 @@ if [ "${JPBS_BENCH_MEM:-1}" != 0 ]; then
   crss=$(tail -n1 "$dsdir/time.out")   # KiB
   csecs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}')
   rm -f "$dsdir/sparse.img" "$dsdir/time.out"
+  fi
   # a fresh server, so its VmHWM is this test's
   stop_server
   start_server "$ds"
@@ -181,7 +189,7 @@ if [ "${JPBS_BENCH_MEM:-1}" != 0 ]; then
   srss=$(peak_rss_mib "$serve_pid")
   [ "$failed" = 0 ] || { echo "$failed of the $sessions concurrent backups failed:" >&2; cat "$dsdir"/mem-*.log >&2; exit 1; }
   rm -f "$dsdir"/mem-*.log "$dsdir/slice.img"
-  printf 'client peak RSS, backup of a %s GiB sparse image over loopback: %s MiB (goal <= 512), %s s\n' \
+  [ "$mem_only" = 1 ] || printf 'client peak RSS, backup of a %s GiB sparse image over loopback: %s MiB (goal <= 512), %s s\n' \
     "$gib" "$((crss / 1024))" "$csecs"
   printf 'server peak RSS, %s concurrent backups of %s MiB (%s MiB in all): %s MiB (goal <= 1024), %s s\n' \
     "$sessions" "$slice_mib" "$((sessions * slice_mib))" "$srss" "$ssecs"

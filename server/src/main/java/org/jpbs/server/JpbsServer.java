@@ -42,6 +42,7 @@ public final class JpbsServer implements AutoCloseable {
     private final ServerContext context;
     private final String fingerprint;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private ServerChannelInitializer channels;
     private org.jpbs.server.rrd.RrdSampler sampler;
     private volatile org.jpbs.server.metrics.MetricPusher metricPusher; // metricserver.cfg push ({@code docs/metrics.md})
 
@@ -127,6 +128,7 @@ public final class JpbsServer implements AutoCloseable {
             Channel ch = b.bind(addr).syncUninterruptibly().channel();
             JpbsServer s = new JpbsServer(boss, workers, virtualThreads, chunkWorkers, ch, connections, ctx,
                     cert.fingerprint());
+            s.channels = init;
             // usage and I/O every minute into <config>/rrdb (charts, estimated full date; docs/ui.md)
             s.sampler = org.jpbs.server.rrd.RrdSampler.start(org.jpbs.server.rrd.RrdStore.forConfigDir(config.configDir()),
                     services.datastores(), config.configDir());
@@ -155,6 +157,11 @@ public final class JpbsServer implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** Memory of upload bodies: the budget, the most held at once and the connection window ({@code docs/network-client.md}, "Server memory"). */
+    public ServerChannelInitializer channels() {
+        return channels;
     }
 
     /** The bound TCP port (the real one when the config asked for port 0). */

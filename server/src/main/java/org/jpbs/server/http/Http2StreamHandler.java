@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
@@ -18,25 +19,31 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * Serves one HTTP/2 stream of a backup or reader session: on HEADERS it asks the
  * {@link Http2Service} for a {@link Route} (errors are answered at once), copies DATA up to
- * the route's limit into one array (sized from {@code content-length} when the request has one,
- * so a chunk body is copied once and each frame's buffer is freed at once), and when the
- * request ends hands the body to the route's executor (never decoding or writing on the event
- * loop). The response is written back from that thread.
+ * the route's limit into one array (allocated when the first DATA arrives, sized from
+ * {@code content-length} when the request has one and the server-wide budget has room, so a
+ * chunk body is copied once and each frame's buffer is freed at once), and when the request
+ * ends hands the body to the route's executor (never decoding or writing on the event loop).
+ * The response is written back from that thread.
  * After an early answer the rest of the request body is read and dropped. Buffered bytes are
- * counted in the connection's {@link InflightBytes}, which pauses reading while too much is held.
+ * counted in the connection's {@link InflightBytes}; the stream's flow-control credit
+ * (WINDOW_UPDATE, the stream channel's automatic flow control is off) goes back through it, so
+ * it is withheld while too much is held ({@code docs/network-client.md}, "Server memory").
  */
 final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
     private final Http2Service service;
     private final InflightBytes inflight;
+    private final InflightBytes.Window window = this::windowUpdate;
+    private ChannelHandlerContext ctx;
     private Route route;
     private String method = "";
     private String path = "";
     /** Largest array allocated before the bytes arrive when there is no content-length. */
     static final int INITIAL_BODY = 64 * 1024;
     /**
-     * Largest announced {@code content-length} allocated at once on HEADERS: a fixed-size chunk
-     * (4 MiB) plus the blob header. Larger bodies grow with the bytes that really arrive, so
-     * headers alone cannot make the server allocate much memory.
+     * Largest announced {@code content-length} allocated at once (on the first DATA frame, when
+     * the budget has room): a fixed-size chunk (4 MiB) plus the blob header. Larger bodies, and
+     * bodies arriving while the budget is full, grow with the bytes that really arrive, so headers
+     * alone cannot make the server allocate memory.
      */
     static final int PREALLOCATE_MAX = 4 * 1024 * 1024 + 64 * 1024;
     private byte[] body;
@@ -50,6 +57,16 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
     Http2StreamHandler(Http2Service service, InflightBytes inflight) {
         this.service = service;
         this.inflight = inflight;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** Gives {@code bytes} of flow-control credit back to the client (stream and connection window). */
+    private void windowUpdate(int bytes) {
+        ctx.write(new DefaultHttp2WindowUpdateFrame(bytes));
     }
 
     @Override
@@ -87,11 +104,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
             if (noBody) {
                 body = new byte[0];
             } else if (!route.discardBody()) {
-                long announced = headers.getLong(HttpHeaderNames.CONTENT_LENGTH, -1L);
-                expected = announced;
-                long max = Math.min(route.maxBody(), Integer.MAX_VALUE - 16);
-                reserve(new byte[(int) (announced >= 0 && announced <= Math.min(max, PREALLOCATE_MAX)
-                        ? announced : Math.min(max, INITIAL_BODY))]);
+                expected = headers.getLong(HttpHeaderNames.CONTENT_LENGTH, -1L);
             }
         } catch (RuntimeException e) {
             respond(ctx, failed(ErrorMapper.map(e)));
@@ -109,31 +122,50 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void onData(ChannelHandlerContext ctx, Http2DataFrame d) {
-        if (answered || route == null) {
-            return;
+        boolean held = false;
+        try {
+            if (answered || route == null) {
+                return;
+            }
+            int n = d.content().readableBytes();
+            received += n;
+            if (route.discardBody() || n == 0) {
+                return;
+            }
+            if (received > route.maxBody()) {
+                freeBody();
+                respond(ctx, failed(ApiException.badRequest(route.tooLargeMessage())));
+                return;
+            }
+            append(d.content(), n);
+            held = true;
+        } finally {
+            inflight.consumed(window, d.initialFlowControlledBytes(), held);
         }
-        int n = d.content().readableBytes();
-        received += n;
-        if (route.discardBody() || n == 0) {
-            return;
-        }
-        if (received > route.maxBody()) {
-            freeBody();
-            respond(ctx, failed(ApiException.badRequest(route.tooLargeMessage())));
-            return;
-        }
-        append(d.content(), n);
     }
 
-    /** Copies a frame's bytes into the body array (grown by doubling, up to the route's limit). */
+    /**
+     * Copies a frame's bytes into the body array: the first frame allocates the announced size
+     * if it is at most {@link #PREALLOCATE_MAX} and fits into the server-wide budget, else what
+     * arrived; later frames grow it by doubling (or at once to the announced size when that fits),
+     * never beyond the announced size or the route's limit.
+     */
     private void append(ByteBuf b, int n) {
-        if (length + n > body.length) {
+        int capacity = body == null ? 0 : body.length;
+        if (length + n > capacity) {
             long max = Math.min(route.maxBody(), Integer.MAX_VALUE - 16);
-            long grown = Math.max(length + (long) n, 2L * body.length);
-            if (expected >= length + (long) n) {
-                grown = Math.min(grown, expected);
+            long need = length + (long) n;
+            long grown;
+            if (expected >= need && expected <= max && (capacity > 0 || expected <= PREALLOCATE_MAX)
+                    && inflight.roomFor(expected - capacity)) {
+                grown = expected;
+            } else {
+                grown = Math.max(need, capacity == 0 ? INITIAL_BODY : 2L * capacity);
+                if (expected >= need) {
+                    grown = Math.min(grown, expected);
+                }
             }
-            reserve(Arrays.copyOf(body, (int) Math.min(max, grown)));
+            reserve(body == null ? new byte[(int) Math.min(max, grown)] : Arrays.copyOf(body, (int) Math.min(max, grown)));
         }
         b.getBytes(b.readerIndex(), body, length, n);
         length += n;
@@ -209,6 +241,7 @@ final class Http2StreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        inflight.closed(window);
         freeBody();
         super.channelInactive(ctx);
     }

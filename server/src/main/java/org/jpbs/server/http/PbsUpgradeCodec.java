@@ -12,6 +12,7 @@ import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamChannelOption;
 import io.netty.util.AttributeKey;
 import java.util.Collection;
 import java.util.List;
@@ -24,16 +25,18 @@ import java.util.List;
  * {@code 101} with {@code connection: upgrade} and {@code upgrade: <protocol>}) replaces the
  * HTTP/1.1 handlers with an HTTP/2 server in prior-knowledge mode with the PBS server's
  * settings ({@code docs/protocol.md#backup-upgrade}): initial stream window 32 MiB, max frame 4 MiB, a connection WINDOW_UPDATE
- * to a 32 MiB connection window, and at most {@link #MAX_CONCURRENT_STREAMS} concurrent
- * streams; one {@link Http2StreamHandler} per stream, all sharing one {@link InflightBytes}
- * that pauses reading while too much request data waits for processing (on this connection, or
- * on the whole server: {@link UploadBudget}). The HTTP/1.1 idle
+ * to the connection window of the server's {@link UploadBudget} (32 MiB as PBS unless the budget
+ * is below 256 MiB), and at most {@link #MAX_CONCURRENT_STREAMS} concurrent
+ * streams; one {@link Http2StreamHandler} per stream, without the stream channel's automatic
+ * flow control, all sharing one {@link InflightBytes} that withholds the flow-control credit of
+ * received DATA while too much request data waits for processing (on this connection, or
+ * on the whole server). The HTTP/1.1 idle
  * closer gives way to a {@link SessionWatchdog} (session idle and request stall limits).
  */
 final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
     /** The refusal of the last upgrade attempt, picked up by {@link Http1Handler}. */
     static final AttributeKey<ApiException> UPGRADE_ERROR = AttributeKey.valueOf("jpbs.upgradeError");
-    /** Initial stream window and target connection window: 32 MiB, as the PBS server ({@code docs/protocol.md#backup-upgrade}). */
+    /** Initial stream window: 32 MiB, as the PBS server ({@code docs/protocol.md#backup-upgrade}); the connection window comes from {@link UploadBudget#connectionWindow()}. */
     static final int WINDOW = 32 * 1024 * 1024;
     /**
      * SETTINGS_MAX_CONCURRENT_STREAMS: 200, the default of the hyper HTTP/2 server that PBS uses
@@ -102,18 +105,19 @@ final class PbsUpgradeCodec implements HttpServerUpgradeHandler.UpgradeCodec {
         p.replace(ServerChannelInitializer.IDLE, ServerChannelInitializer.IDLE, watchdog.raw());
         p.addFirst("h2-tcp", watchdog.tcp());
         Http2FrameCodec codec = SessionCodec.build(Http2Settings.defaultSettings().initialWindowSize(WINDOW)
-                .maxFrameSize(MAX_FRAME).maxConcurrentStreams(MAX_CONCURRENT_STREAMS));
+                .maxFrameSize(MAX_FRAME).maxConcurrentStreams(MAX_CONCURRENT_STREAMS), uploads.connectionWindow());
         p.addAfter(ctx.name(), "h2-codec", codec);
         watchdog.watch(codec.connection());
         p.addAfter("h2-codec", "h2-watch", watchdog.frames());
         p.addAfter("h2-watch", "h2-mux", new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
             @Override
             protected void initChannel(Http2StreamChannel ch) {
+                ch.config().setOption(Http2StreamChannelOption.AUTO_STREAM_FLOW_CONTROL, false);
                 ch.pipeline().addLast(new Http2StreamHandler(svc, inflight));
             }
         }));
         try {
-            int increment = WINDOW - Http2CodecUtil.DEFAULT_WINDOW_SIZE;
+            int increment = uploads.connectionWindow() - Http2CodecUtil.DEFAULT_WINDOW_SIZE;
             codec.connection().local().flowController()
                     .incrementWindowSize(codec.connection().connectionStream(), increment);
             ctx.channel().flush();

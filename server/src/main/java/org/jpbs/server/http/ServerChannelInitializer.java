@@ -83,6 +83,21 @@ public final class ServerChannelInitializer extends ChannelInitializer<SocketCha
         });
     }
 
+    /** The most request-body bytes the server's upgraded connections held at once so far ({@link UploadBudget#peak()}). */
+    public long uploadPeakBytes() {
+        return uploads.peak();
+    }
+
+    /** The server-wide budget for held request bodies, in bytes ({@link UploadBudget#high()}). */
+    public long uploadBudgetBytes() {
+        return uploads.high();
+    }
+
+    /** The HTTP/2 connection window announced to upgraded connections ({@link UploadBudget#connectionWindow()}). */
+    public int uploadConnectionWindow() {
+        return uploads.connectionWindow();
+    }
+
     /**
      * Turns on TCP keepalive ({@code SO_KEEPALIVE}) with the given idle time, and where the
      * platform has them ({@code jdk.net.ExtendedSocketOptions}, Linux and others) the idle time,

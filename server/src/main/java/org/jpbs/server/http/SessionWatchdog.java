@@ -47,8 +47,9 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * <p>Rules, checked periodically: a request whose body has not ended and of which no byte
- * arrived for the stall time closes the connection (while the server itself paused reading,
- * see {@link InflightBytes}, the clock stands still); so does a response of which nothing
+ * arrived for the stall time closes the connection (while the server keeps the client from
+ * sending, its flow-control window of the stream or connection nearly used up because
+ * {@link InflightBytes} withholds credit, the clock stands still); so does a response of which nothing
  * could be sent for the stall time. The connection is idle when no request or response made
  * progress for the idle time and the server is not busy (a request complete but not yet
  * answered, or a response still being sent); an idle connection is closed whatever streams are
@@ -60,6 +61,8 @@ final class SessionWatchdog {
     private static final int PREFACE = 24;
     /** Encrypted writes up to this size (TLS records of PING/SETTINGS acks, WINDOW_UPDATEs) are not response progress. */
     private static final int SMALL_WRITE = 100;
+    /** A receive window below this (one default-sized frame) keeps the client from sending: the server is the bottleneck. */
+    private static final int SMALL_WINDOW = 16 * 1024;
 
     private final String what;
     private final long idleNanos;
@@ -151,7 +154,7 @@ final class SessionWatchdog {
             return;
         }
         long now = System.nanoTime();
-        boolean reading = ch.config().isAutoRead();
+        boolean reading = ch.config().isAutoRead() && !(connection != null && windowClosed(connection.connectionStream()));
         boolean busy = sending > 0 || !reading; // not reading: the server is the bottleneck
         if (!reading) {
             lastActivity = now;
@@ -168,8 +171,8 @@ final class SessionWatchdog {
             StreamState st = e.getValue();
             if (st.ended) {
                 busy |= !st.responded;
-            } else if (!reading) {
-                st.lastIn = now; // the server paused reading: the client is not stalled
+            } else if (!reading || (connection != null && windowClosed(connection.stream(e.getKey())))) {
+                st.lastIn = now; // the server paused reading or withholds credit: the client is not stalled
             } else if (now - st.lastIn >= stallNanos) {
                 close("request '" + st.request + "' received no data for " + seconds(now - st.lastIn), false);
                 return;
@@ -184,6 +187,11 @@ final class SessionWatchdog {
             return;
         }
         schedule();
+    }
+
+    /** True if the client can send (almost) nothing more on {@code stream} until the server gives credit back. */
+    private boolean windowClosed(Http2Stream stream) {
+        return connection.local().flowController().windowSize(stream) < SMALL_WINDOW;
     }
 
     private static String seconds(long nanos) {
