@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The operations an object-backed datastore needs, on keys relative to the datastore's prefix
@@ -45,6 +46,15 @@ public interface ObjectStore extends AutoCloseable {
 
     /** Downloads an object, or empty if there is none. */
     Optional<Fetched> get(String key) throws IOException;
+
+    /**
+     * Downloads an object whose bytes carry their own check (a chunk's CRC): bytes that pass
+     * {@code intact} are taken as they came; others are checked as {@link #get(String)} checks
+     * (a damaged answer is fetched again, an object that holds those bytes is returned).
+     */
+    default Optional<Fetched> get(String key, Predicate<byte[]> intact) throws IOException {
+        return get(key);
+    }
 
     /** The object's address for messages: {@code s3://<bucket>/<prefix><key>}. */
     String describe(String key);

@@ -15,7 +15,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.CRC32C;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.jpbs.core.traffic.RateLimiter;
 import org.jpbs.s3.config.S3EndpointConfig;
@@ -32,14 +34,18 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * {@link ObjectStore} on the AWS SDK: the objects of one datastore, under {@code <prefix>/} in
- * a bucket. Every upload carries Content-MD5 (the server refuses a damaged body); every
- * download of a single-part object is checked against its ETag (a truncated or damaged answer
- * is retried); objects above the multipart threshold are uploaded in parallel parts.
+ * a bucket. Every upload carries a checksum the server checks (the server refuses a damaged
+ * body): {@code x-amz-checksum-crc32c}, or Content-MD5 once the server showed it ignores the
+ * former, and for the parts of a multipart upload. A download is checked by the caller's test
+ * (a chunk's CRC), else, or if that fails, against its ETag (MD5) for a single-part object; a
+ * truncated or damaged answer is retried. Objects above the multipart threshold are uploaded
+ * in parallel parts ({@code docs/s3.md#the-client}).
  */
 public final class S3ObjectStore implements ObjectStore {
     private final S3Client s3;
@@ -52,6 +58,8 @@ public final class S3ObjectStore implements ObjectStore {
     private final RateLimiter inLimit;
     private final RateLimiter outLimit;
     private final ExecutorService parts = Executors.newVirtualThreadPerTaskExecutor();
+    /** Uploads carry x-amz-checksum-crc32c until the server shows it ignores it, then Content-MD5. */
+    private volatile boolean flexChecksums = true;
 
     S3ObjectStore(S3Client s3, String bucket, String storePrefix, S3EndpointConfig cfg, S3Options options,
                   LongAdder requests) {
@@ -90,23 +98,59 @@ public final class S3ObjectStore implements ObjectStore {
             multipart(key, data);
             return true;
         }
+        boolean flex = flexChecksums;
+        String crc = flex ? crc32cBase64(data) : null;
         PutObjectRequest.Builder r = PutObjectRequest.builder().bucket(bucket).key(prefix + key)
-                .contentLength((long) data.length).contentMD5(md5Base64(data, 0, data.length));
+                .contentLength((long) data.length);
+        if (flex) {
+            r.checksumCRC32C(crc);
+        } else {
+            r.contentMD5(md5Base64(data, 0, data.length));
+        }
         if (ifAbsent && !cfg.hasQuirk(S3EndpointConfig.QUIRK_SKIP_IF_NONE_MATCH)) {
             r.ifNoneMatch("*");
         }
+        PutObjectResponse answer;
         try {
-            call("upload", key, () -> s3.putObject(r.build(), body(data, 0, data.length)));
-            return true;
+            answer = call("upload", key, () -> s3.putObject(r.build(), body(data, 0, data.length)));
         } catch (PreconditionFailed e) {
             // after a retry, the refused attempt may have followed our own write whose answer was
             // lost: the object then holds exactly our bytes
             return e.attempts > 1 && get(key).map(f -> java.util.Arrays.equals(f.data(), data)).orElse(false);
         }
+        if (flex) {
+            confirmChecksum(key, data, crc, answer.checksumCRC32C(), answer.eTag());
+        }
+        return true;
+    }
+
+    /**
+     * After an upload with {@code x-amz-checksum-crc32c}: a server that checked it answers with the
+     * same value. One that answers without it ignored the header: this upload is checked against
+     * its ETag (MD5) instead, and the following ones carry {@code Content-MD5}.
+     */
+    private void confirmChecksum(String key, byte[] data, String sent, String answered, String etag) throws IOException {
+        if (sent.equals(answered)) {
+            return;
+        }
+        if (answered == null) {
+            flexChecksums = false;
+            String e = etag == null ? "" : etag.replace("\"", "");
+            if (e.length() != 32 || e.equalsIgnoreCase(md5Hex(data))) {
+                return;
+            }
+        }
+        throw new IOException("s3: upload of " + prefix + key + " in bucket " + bucket + " was damaged: the server holds "
+                + (answered == null ? "ETag " + etag : "CRC32C " + answered) + ", not the " + data.length + " bytes sent");
     }
 
     @Override
     public Optional<Fetched> get(String key) throws IOException {
+        return get(key, null);
+    }
+
+    @Override
+    public Optional<Fetched> get(String key, Predicate<byte[]> intact) throws IOException {
         ObjectStoreUnavailableException last = null;
         for (int attempt = 0; attempt < options.maxAttempts(); attempt++) {
             Downloaded r;
@@ -116,6 +160,10 @@ public final class S3ObjectStore implements ObjectStore {
                 return Optional.empty();
             }
             byte[] data = r.data();
+            if (intact != null && intact.test(data)) {
+                limit(inLimit, data.length);
+                return Optional.of(new Fetched(data, r.response().lastModified()));
+            }
             String etag = r.response().eTag() == null ? "" : r.response().eTag().replace("\"", "");
             if (etag.length() == 32 && !etag.contains("-") && !etag.equalsIgnoreCase(md5Hex(data))) {
                 last = new ObjectStoreUnavailableException("s3: download of " + prefix + key
@@ -248,9 +296,15 @@ public final class S3ObjectStore implements ObjectStore {
     private static final ResponseTransformer<GetObjectResponse, Downloaded> EXACT = (response, in) -> {
         try {
             Long n = response.contentLength();
-            byte[] data = n != null && n >= 0 && n <= Integer.MAX_VALUE - 8 ? in.readNBytes(n.intValue()) : in.readAllBytes();
-            if (n != null && data.length != n) {
-                throw new EOFException("answer ended after " + data.length + " of " + n + " bytes");
+            byte[] data;
+            if (n != null && n >= 0 && n <= Integer.MAX_VALUE - 8) {
+                data = new byte[n.intValue()];
+                int got = in.readNBytes(data, 0, data.length);
+                if (got != data.length) {
+                    throw new EOFException("answer ended after " + got + " of " + n + " bytes");
+                }
+            } else {
+                data = in.readAllBytes();
             }
             return new Downloaded(response, data);
         } catch (IOException e) {
@@ -310,6 +364,14 @@ public final class S3ObjectStore implements ObjectStore {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** CRC32C of the whole array, big-endian, base64: the value of {@code x-amz-checksum-crc32c}. */
+    static String crc32cBase64(byte[] d) {
+        CRC32C c = new CRC32C();
+        c.update(d, 0, d.length);
+        long v = c.getValue();
+        return Base64.getEncoder().encodeToString(new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v});
     }
 
     private static String md5Base64(byte[] d, int off, int len) {

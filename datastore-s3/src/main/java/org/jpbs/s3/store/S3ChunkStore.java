@@ -36,8 +36,9 @@ import org.jpbs.s3.client.ObjectStore;
  *     chunk the cache does not know (fresh cache, other writer) the object's modification time.
  *     So a GC sweep needs no request per chunk beyond the listing.</li>
  * <li>read: a cached body is used after its CRC checks out (a damaged local copy is dropped and
- *     fetched again, never reported as a corrupt chunk); otherwise the object is downloaded and
- *     cached.</li>
+ *     fetched again, never reported as a corrupt chunk); otherwise the object is downloaded
+ *     (checked by its CRC; only if that fails by its ETag, so a damaged answer is fetched again
+ *     and a corrupt object is returned as it is) and cached.</li>
  * </ul>
  * Every decision on a digest runs under one of 64 striped locks, so a removal by a sweep and an
  * insert or touch of the same digest in this process never interleave. One server writes to a
@@ -257,7 +258,7 @@ public final class S3ChunkStore implements ChunkStore {
                 }
             }
             Optional<Instant> used = cache.lastUsed(digest);
-            ObjectStore.Fetched f = objects.get(ObjectKeys.chunk(digest)).orElse(null);
+            ObjectStore.Fetched f = objects.get(ObjectKeys.chunk(digest), S3ChunkStore::crcIntact).orElse(null);
             if (f == null || f.data().length == 0) {
                 throw new MissingChunkException(digest, where + (f == null ? "" : ", empty object"));
             }
@@ -267,6 +268,16 @@ public final class S3ChunkStore implements ChunkStore {
         } finally {
             lock.unlock();
             evict();
+        }
+    }
+
+    /** True if the bytes are a blob whose CRC checks out (then no MD5 of the download is needed). */
+    private static boolean crcIntact(byte[] raw) {
+        try {
+            DataBlob.wrap(raw, "download").verifyCrc("download");
+            return true;
+        } catch (CorruptDataException e) {
+            return false;
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import org.jpbs.s3.config.S3EndpointConfig;
 import org.jpbs.s3.testing.FaultProxy;
 import org.jpbs.s3.testing.TestS3Server;
@@ -21,6 +22,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** {@link S3ObjectStore} against a real S3 server (s3proxy on loopback, HTTPS, pinned certificate). */
 class S3ObjectStoreTest {
@@ -76,6 +81,28 @@ class S3ObjectStoreTest {
             assertArrayEquals("first".getBytes(), s.get("k").orElseThrow().data());
             assertTrue(s.put("k", "third".getBytes(), false));
             assertArrayEquals("third".getBytes(), s.get("k").orElseThrow().data());
+        }
+    }
+
+    @Test
+    void uploadsCarryACrc32cChecksumTheServerChecksAndADamagedBodyIsRefused() throws IOException {
+        byte[] a = random(100_000, 7);
+        try (S3ObjectStore s = S3Connector.open(server.endpoint("ep1"), "bucket1", "crc", S3Options.defaults());
+             S3Client raw = S3Connector.client(server.endpoint("ep1"), S3Options.defaults(), new LongAdder())) {
+            assertTrue(s.put("k", a, true));
+            // the server kept the checksum it was sent, so it had it to check
+            var head = raw.headObject(b -> b.bucket("bucket1").key("crc/k").checksumMode(ChecksumMode.ENABLED));
+            assertEquals(S3ObjectStore.crc32cBase64(a), head.checksumCRC32C());
+            assertTrue(s.put("k2", a, false));
+            assertEquals(S3ObjectStore.crc32cBase64(a), raw.headObject(b -> b.bucket("bucket1").key("crc/k2")
+                    .checksumMode(ChecksumMode.ENABLED)).checksumCRC32C(), "still CRC32C: the server answered with it");
+            // a body that does not match its checksum (damaged on the way) is refused, nothing stored
+            byte[] damaged = a.clone();
+            damaged[5000] ^= 1;
+            S3Exception e = assertThrows(S3Exception.class, () -> raw.putObject(b -> b.bucket("bucket1").key("crc/bad")
+                    .checksumCRC32C(S3ObjectStore.crc32cBase64(a)), RequestBody.fromBytes(damaged)));
+            assertEquals(400, e.statusCode(), e.getMessage());
+            assertTrue(s.head("bad").isEmpty());
         }
     }
 
