@@ -104,7 +104,8 @@ final class FileWriters implements AutoCloseable {
                     return;
                 }
                 try {
-                    if (failure() == null) {
+                    Failure earlier = failure();
+                    if (earlier == null || job.seq() < earlier.seq()) { // files before a failure are still written
                         write(sys, content, meta, job);
                     }
                 } catch (IOException | RuntimeException e) {
