@@ -15,6 +15,7 @@ import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.auth.StaticTokenAuthenticator;
 import org.jpbs.server.http.DefaultRestHandler;
 import org.jpbs.server.http.ServerTimeouts;
+import org.jpbs.testkit.DatastorePool;
 
 /**
  * The one test server of the project (shipped to the cli tests in the server's test-jar): a
@@ -138,7 +139,7 @@ public final class TestServer implements AutoCloseable {
     private static void createStores(Map<String, Path> stores) throws Exception {
         for (Path p : stores.values()) {
             if (!Files.isDirectory(p.resolve(".chunks"))) {
-                Datastore.create(p, SyncLevel.NONE);
+                DatastorePool.create(p, SyncLevel.NONE); // Datastore.create, or a recycled empty one
             }
         }
     }

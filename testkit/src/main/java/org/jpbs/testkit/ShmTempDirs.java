@@ -22,8 +22,12 @@ public class ShmTempDirs implements TempDirFactory {
                 : Files.createTempDirectory("jpbs-test-");
     }
 
-    /** Deletes {@code root} and everything below it, if it exists (no symbolic links followed). */
+    /**
+     * Deletes {@code root} and everything below it, if it exists (no symbolic links followed);
+     * the datastores in it go to {@link DatastorePool} while it has room.
+     */
     public static void deleteTree(Path root) throws IOException {
+        DatastorePool.recycleIn(root);
         AtomicFiles.deleteTree(root);
     }
 }
