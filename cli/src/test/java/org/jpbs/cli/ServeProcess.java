@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.auth.AuthConfig;
+import org.jpbs.testkit.DatastorePool;
 
 /**
  * A real {@code jpbs serve} in a child JVM (the test class path, {@link Main}) on 127.0.0.1 and
@@ -49,7 +50,7 @@ final class ServeProcess implements AutoCloseable {
     static ServeProcess start(Path dir, Map<String, Path> stores) throws IOException, InterruptedException {
         for (Path p : stores.values()) {
             if (!Files.isDirectory(p.resolve(".chunks"))) {
-                Datastore.create(p, SyncLevel.NONE);
+                DatastorePool.create(p, SyncLevel.NONE);
             }
         }
         Files.createDirectories(dir.resolve("config"));

@@ -24,6 +24,7 @@ import org.jpbs.server.ServerServices;
 import org.jpbs.server.auth.StaticTokenAuthenticator;
 import org.jpbs.server.http.DefaultRestHandler;
 import org.jpbs.server.http.ServerTimeouts;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,7 +89,7 @@ class StoppedClientProcessTest {
     @Test
     void stoppedClientLosesItsBackupAndLocksWithinTheLimits() throws Exception {
         Path ds = tmp.resolve("ds");
-        Datastore.create(ds, SyncLevel.NONE);
+        DatastorePool.create(ds, SyncLevel.NONE);
         ServerConfig config = new ServerConfig(tmp.resolve("config"), Map.of("store1", ds), "127.0.0.1", 0);
         StaticTokenAuthenticator auth = new StaticTokenAuthenticator(Map.of(TOKEN_ID, SECRET));
         ServerTimeouts limits = new ServerTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(6), Duration.ofSeconds(5),

@@ -18,6 +18,7 @@ import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.digest.Digest;
 import org.jpbs.core.index.FixedIndex;
 import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +117,7 @@ class SyncKilledProcessTest {
     void killedMidSyncLeavesNothingVisibleAndTheNextRunCompletes() throws Exception {
         Path store1 = tmp.resolve("s").resolve("ds1");
         Path store2 = tmp.resolve("s").resolve("ds2");
-        Datastore.create(store1, org.jpbs.datastore.chunks.SyncLevel.NONE);
+        DatastorePool.create(store1, org.jpbs.datastore.chunks.SyncLevel.NONE);
         BackupSnapshotRef ref = new BackupSnapshotRef(SyncServersTest.VM100, SyncServersTest.T1);
         SyncServersTest.backup(Datastore.open(store1), ref, 3, IMAGE_MIB, 0);
         FixedIndex source = FixedIndex.open(Datastore.open(store1).snapshotDir(ref).resolve("disk.img.fidx"));

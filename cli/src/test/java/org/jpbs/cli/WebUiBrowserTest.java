@@ -27,6 +27,7 @@ import org.jpbs.server.api.JpbsRestHandler;
 import org.jpbs.server.api.LocalDatastoreJobs;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -72,7 +73,7 @@ class WebUiBrowserTest {
         Map<String, Path> stores = new java.util.LinkedHashMap<>();
         for (String s : List.of("store1", "store2")) {
             stores.put(s, tmp.resolve(s));
-            Datastore.create(stores.get(s), SyncLevel.NONE);
+            DatastorePool.create(stores.get(s), SyncLevel.NONE);
         }
         AuthConfig cfg = AuthConfig.open(config);
         cfg.setPassword("root@pam", ROOT_PASSWORD);

@@ -46,6 +46,7 @@ import org.jpbs.server.api.JpbsRestHandler;
 import org.jpbs.server.api.LocalDatastoreJobs;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -120,7 +121,7 @@ class DatastoreAdminTest {
         config = DatastoreConfigStore.open(cfgDir);
         for (String n : new String[] {"store1", "store2"}) {
             Path p = tmp.resolve("ds-" + n);
-            Datastore.create(p, SyncLevel.NONE);
+            DatastorePool.create(p, SyncLevel.NONE);
             config.update(f -> f.withDatastore(new DatastoreConfig(n, Map.of("path", p.toString(),
                     "tuning", "sync-level=none", "comment", "the " + n))));
         }

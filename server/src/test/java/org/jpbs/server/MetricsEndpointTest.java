@@ -26,6 +26,7 @@ import org.jpbs.server.api.JpbsRestHandler;
 import org.jpbs.server.api.LocalDatastoreJobs;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class MetricsEndpointTest {
     @BeforeAll
     static void start() throws Exception {
         root = tmp.resolve("ds");
-        Datastore.create(root, SyncLevel.NONE);
+        DatastorePool.create(root, SyncLevel.NONE);
         Path config = tmp.resolve("config");
         AuthConfig cfg = AuthConfig.open(config);
         cfg.addUser("alice@pbs", null, null);

@@ -15,6 +15,7 @@ import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.api.JpbsRestHandler;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +38,7 @@ class RestHardeningTest {
         auth.updateAcl("/", "root@pam!admin", "Admin", true, false);
         auth.addUser("alice@pbs", "correct horse", null);
         Path ds = tmp.resolve("ds-store1");
-        Datastore.create(ds, SyncLevel.NONE);
+        DatastorePool.create(ds, SyncLevel.NONE);
         FileAuthenticator fa = FileAuthenticator.open(cfgDir);
         ServerConfig sc = new ServerConfig(cfgDir, Map.of("store1", ds), "127.0.0.1", 0);
         JpbsRestHandler rest = JpbsRestHandler.create(sc, fa).withFailureDelays(Duration.ZERO, Duration.ZERO);

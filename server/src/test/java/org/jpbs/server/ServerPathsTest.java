@@ -32,6 +32,7 @@ import org.jpbs.server.api.LocalDatastoreJobs;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.http.HiddenPaths;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class ServerPathsTest {
     @BeforeAll
     static void start() throws Exception {
         root = tmp.resolve("ds");
-        Datastore ds = Datastore.create(root, SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(root, SyncLevel.NONE);
         BackupSnapshotRef broken = new BackupSnapshotRef(new BackupGroupRef(BackupNamespace.ROOT, BackupType.HOST, "broken"), T);
         try (SnapshotWriter w = ds.beginSnapshot(broken, "root@pam")) {
             byte[] conf = "x".getBytes(StandardCharsets.UTF_8);

@@ -30,6 +30,7 @@ import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.api.JpbsRestHandler;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,7 @@ class SnapshotLockTest {
         token = "root@pam!admin:" + auth.createToken("root@pam", "admin", null);
         auth.updateAcl("/", "root@pam!admin", "Admin", true, false);
         Path p = tmp.resolve("ds-store1");
-        ds = Datastore.create(p, SyncLevel.NONE);
+        ds = DatastorePool.datastore(p, SyncLevel.NONE);
         DatastoreConfigStore.open(cfgDir).update(f -> f.withDatastore(new DatastoreConfig("store1",
                 Map.of("path", p.toString(), "tuning", "sync-level=none"))));
         FileAuthenticator fa = FileAuthenticator.open(cfgDir);

@@ -10,6 +10,7 @@ import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.task.TaskFilter;
 import org.jpbs.datastore.task.TaskInfo;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +23,8 @@ class VerifyNewTest {
     void aFinishedBackupIsVerifiedWhenTheDatastoreSaysVerifyNew() throws Exception {
         Path vn = tmp.resolve("vn");
         Path plain = tmp.resolve("plain");
-        Datastore.create(vn, SyncLevel.NONE);
-        Datastore.create(plain, SyncLevel.NONE);
+        DatastorePool.create(vn, SyncLevel.NONE);
+        DatastorePool.create(plain, SyncLevel.NONE);
         Files.createDirectories(tmp.resolve("config"));
         Files.writeString(tmp.resolve("config/datastore.cfg"), "datastore: vnstore\n\tpath " + vn + "\n\tverify-new true\n\n"
                 + "datastore: plain\n\tpath " + plain + "\n");

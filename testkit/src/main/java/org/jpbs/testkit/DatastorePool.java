@@ -77,6 +77,12 @@ public final class DatastorePool {
         Datastore.create(r, syncLevel);
     }
 
+    /** {@link #create} and {@link Datastore#open(Path, SyncLevel)}: what {@link Datastore#create} returns. */
+    public static Datastore datastore(Path root, SyncLevel syncLevel) throws IOException {
+        create(root, syncLevel);
+        return Datastore.open(root, syncLevel);
+    }
+
     /**
      * Moves the datastores found below {@code dir} (a temporary directory a test is done with; up
      * to 4 levels down) into the pool while it has room; leaves the others.

@@ -19,6 +19,7 @@ import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,7 +59,7 @@ class AccessApiTest {
         }
         FileAuthenticator auth = FileAuthenticator.open(config);
         ServerConfig sc = new ServerConfig(config, Map.of("store", tmp.resolve("ds")), "127.0.0.1", 0);
-        Datastore.create(tmp.resolve("ds"), SyncLevel.NONE);
+        DatastorePool.create(tmp.resolve("ds"), SyncLevel.NONE);
         samplesOfTheLast20Days(config);
         server = JpbsServer.start(sc, auth, JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO));
         http = new Client(server.port());

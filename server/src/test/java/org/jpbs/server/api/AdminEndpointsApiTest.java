@@ -31,6 +31,7 @@ import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,7 @@ class AdminEndpointsApiTest {
     @BeforeAll
     static void start() throws Exception {
         root = tmp.resolve("ds");
-        Datastore ds = Datastore.create(root, SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(root, SyncLevel.NONE);
         BackupNamespace prod = BackupNamespace.parse("prod");
         ds.createNamespace(prod);
         snapshot(ds, BackupNamespace.ROOT, "tok", T, "bk@pbs!t");

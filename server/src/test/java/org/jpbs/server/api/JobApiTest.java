@@ -21,6 +21,7 @@ import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,8 +51,8 @@ class JobApiTest {
     static void start() throws Exception {
         Path ds = tmp.resolve("ds");
         Path other = tmp.resolve("other");
-        Datastore.create(ds, SyncLevel.NONE);
-        Datastore.create(other, SyncLevel.NONE);
+        DatastorePool.create(ds, SyncLevel.NONE);
+        DatastorePool.create(other, SyncLevel.NONE);
         config = tmp.resolve("config");
         Files.createDirectories(config);
         Files.writeString(config.resolve("datastore.cfg"), "datastore: store\n\tpath " + ds + "\n\ndatastore: other\n\tpath "

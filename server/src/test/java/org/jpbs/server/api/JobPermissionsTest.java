@@ -28,6 +28,7 @@ import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,7 +77,7 @@ class JobPermissionsTest {
     @BeforeAll
     static void start() throws Exception {
         roots.put(STORE, tmp.resolve("ds"));
-        Datastore.create(roots.get(STORE), SyncLevel.NONE).createNamespace(TEAM);
+        DatastorePool.datastore(roots.get(STORE), SyncLevel.NONE).createNamespace(TEAM);
         Path config = tmp.resolve("config");
         AuthConfig cfg = AuthConfig.open(config);
         // a token's privileges are those of its own ACL entries, limited to its user's

@@ -19,6 +19,7 @@ import org.jpbs.server.JpbsServer;
 import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,8 +43,8 @@ class NewEndpointsAttackTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Datastore ds = Datastore.create(tmp.resolve("store"), SyncLevel.NONE);
-        Datastore.create(tmp.resolve("other"), SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(tmp.resolve("store"), SyncLevel.NONE);
+        DatastorePool.create(tmp.resolve("other"), SyncLevel.NONE);
         ds.createNamespace(BackupNamespace.parse("team"));
         OwnershipApiTest.snapshot(ds, BackupNamespace.ROOT, "bobs", 1_000_000, "bob@pbs");
         config = tmp.resolve("config");
@@ -166,7 +167,7 @@ class NewEndpointsAttackTest {
     @Test
     void creatingADatastoreOverAnExistingOneIsRefusedAndLeavesItIntact() throws Exception {
         Path store = tmp.resolve("store"); // served from the command line (not in datastore.cfg)
-        Datastore loose = Datastore.create(tmp.resolve("loose"), SyncLevel.NONE); // a datastore nobody serves
+        Datastore loose = DatastorePool.datastore(tmp.resolve("loose"), SyncLevel.NONE); // a datastore nobody serves
         OwnershipApiTest.snapshot(loose, BackupNamespace.ROOT, "kept", 1_000_000, "bob@pbs");
         Files.createSymbolicLink(tmp.resolve("link"), store);
         String[][] cases = {

@@ -16,6 +16,7 @@ import org.jpbs.server.JpbsServer;
 import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class NotificationsApiTest {
     @BeforeAll
     static void start() throws Exception {
         Path root = tmp.resolve("ds");
-        Datastore.create(root, SyncLevel.NONE);
+        DatastorePool.create(root, SyncLevel.NONE);
         config = tmp.resolve("config");
         caller.putAll(ApiTestSupport.roleCallers(AuthConfig.open(config), "/system/notifications"));
         server = ApiTestSupport.startWithJobs(config, Map.of("store", root));

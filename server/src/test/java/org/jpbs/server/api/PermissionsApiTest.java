@@ -17,6 +17,7 @@ import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.Privilege;
 import org.jpbs.server.auth.Role;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class PermissionsApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Datastore.create(tmp.resolve("store"), SyncLevel.NONE);
+        DatastorePool.create(tmp.resolve("store"), SyncLevel.NONE);
         Path config = tmp.resolve("config");
         callers = ApiTestSupport.roleCallers(AuthConfig.open(config), "/access");
         server = ApiTestSupport.startWithJobs(config, Map.of("store", tmp.resolve("store")));

@@ -41,6 +41,7 @@ import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,7 +96,7 @@ class PxarContentApiTest {
     static void start() throws Exception {
         tree = new SampleTree(11, 400);
         Path root = tmp.resolve("ds");
-        Datastore ds = Datastore.create(root, SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(root, SyncLevel.NONE);
         snapshot(ds, "own", "alice@pbs!backup", CryptMode.NONE);
         snapshot(ds, "powerown", "alice@pbs!power", CryptMode.NONE);
         snapshot(ds, "foreign", "bob@pbs", CryptMode.NONE);

@@ -31,6 +31,7 @@ import org.jpbs.server.auth.AuthState;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.auth.PasswordHash;
 import org.jpbs.core.testing.SharedVectors;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -73,7 +74,7 @@ class RealPbsApiTest {
         assertEquals(0, p.waitFor(), "tar failed: " + out);
         golden = tmp.resolve("golden-ds");
         Path store1 = tmp.resolve("store1");
-        Datastore.create(store1, SyncLevel.NONE);
+        DatastorePool.create(store1, SyncLevel.NONE);
         Files.copy(golden.resolve(".gc-status"), store1.resolve(".gc-status")); // as if GC had run there too
 
         Path config = tmp.resolve("config");

@@ -18,6 +18,7 @@ import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.RestRequest;
 import org.jpbs.server.http.RestResponse;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +38,7 @@ class RoutingDispatchTest {
     @BeforeAll
     static void start() throws Exception {
         Path root = tmp.resolve("ds");
-        Datastore.create(root, SyncLevel.NONE);
+        DatastorePool.create(root, SyncLevel.NONE);
         Path config = tmp.resolve("config");
         AuthConfig cfg = AuthConfig.open(config);
         cfg.addUser("ad@pbs", "admin-password-1", null);

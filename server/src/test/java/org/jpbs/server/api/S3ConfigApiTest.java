@@ -15,6 +15,7 @@ import org.jpbs.server.JpbsServer;
 import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class S3ConfigApiTest {
     @BeforeAll
     static void start() throws Exception {
         Path root = tmp.resolve("ds");
-        Datastore.create(root, SyncLevel.NONE);
+        DatastorePool.create(root, SyncLevel.NONE);
         config = tmp.resolve("config");
         caller.putAll(ApiTestSupport.roleCallers(AuthConfig.open(config), "/system/s3-endpoint"));
         server = ApiTestSupport.startWithJobs(config, Map.of("store", root));

@@ -24,6 +24,7 @@ import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.server.JpbsServer;
 import org.jpbs.server.auth.AuthConfig;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,7 +51,7 @@ class ScheduledJobNotificationTest {
         hooks.start();
         Path config = tmp.resolve("config");
         Path root = tmp.resolve("ds");
-        Datastore ds = Datastore.create(root, SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(root, SyncLevel.NONE);
         OwnershipApiTest.snapshot(ds, BackupNamespace.ROOT, "web", 1_700_000_000L, "root@pam");
         Path blob = ds.snapshotDir(new BackupSnapshotRef(new BackupGroupRef(BackupNamespace.ROOT, BackupType.HOST, "web"),
                 1_700_000_000L)).resolve("host.conf.blob");

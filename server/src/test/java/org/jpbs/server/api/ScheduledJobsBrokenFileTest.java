@@ -19,6 +19,7 @@ import org.jpbs.server.JpbsServer;
 import org.jpbs.server.ServerConfig;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.jobs.ScheduledJob;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +36,7 @@ class ScheduledJobsBrokenFileTest {
     void aBrokenPruneCfgIsLoggedOncePerChangeAndTheOtherJobsStay() throws Exception {
         Path config = tmp.resolve("config");
         Path root = tmp.resolve("ds");
-        Datastore.create(root, SyncLevel.NONE);
+        DatastorePool.create(root, SyncLevel.NONE);
         Files.createDirectories(config);
         Files.writeString(config.resolve("datastore.cfg"), "datastore: store1\n\tpath " + root + "\n");
         Files.writeString(config.resolve("verification.cfg"), "verification: verify1\n\tschedule daily\n\tstore store1\n");

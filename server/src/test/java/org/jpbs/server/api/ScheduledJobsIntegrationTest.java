@@ -23,6 +23,7 @@ import org.jpbs.server.ServerConfig;
 import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.jobs.JobStatus;
 import org.jpbs.server.jobs.ScheduledJob;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,7 +53,7 @@ class ScheduledJobsIntegrationTest {
     void pruneAndVerifyJobsEveryMinuteRunAsTasksAndKeepTheirStateOverARestart() throws Exception {
         Path config = tmp.resolve("config");
         Path root = tmp.resolve("ds");
-        Datastore ds = Datastore.create(root, SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(root, SyncLevel.NONE);
         for (int i = 0; i < 3; i++) {
             OwnershipApiTest.snapshot(ds, BackupNamespace.ROOT, "web", T + 3600L * i, "root@pam");
         }

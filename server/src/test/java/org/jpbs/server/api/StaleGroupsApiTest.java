@@ -18,6 +18,7 @@ import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
 import org.jpbs.server.auth.FileAuthenticator;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,8 +45,8 @@ class StaleGroupsApiTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Datastore ds = Datastore.create(tmp.resolve("store"), SyncLevel.NONE);
-        Datastore other = Datastore.create(tmp.resolve("other"), SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(tmp.resolve("store"), SyncLevel.NONE);
+        Datastore other = DatastorePool.datastore(tmp.resolve("other"), SyncLevel.NONE);
         BackupNamespace team = BackupNamespace.parse("team");
         ds.createNamespace(team);
         OwnershipApiTest.snapshot(ds, BackupNamespace.ROOT, "mine-old", OLD - 3600, "alice@pbs!t");
@@ -174,7 +175,7 @@ class StaleGroupsApiTest {
 
     @Test
     void aGroupsSummaryIsReusedUntilItsDirectoryChanges() throws Exception {
-        Datastore ds = Datastore.create(tmp.resolve("unserved"), SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(tmp.resolve("unserved"), SyncLevel.NONE);
         OwnershipApiTest.snapshot(ds, BackupNamespace.ROOT, "g", OLD, "bob@pbs");
         Path dir = ds.groupDir(new org.jpbs.core.api.BackupGroupRef(BackupNamespace.ROOT,
                 org.jpbs.core.api.BackupType.HOST, "g"));

@@ -30,6 +30,7 @@ import org.jpbs.server.JpbsServer;
 import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,7 +81,7 @@ class TaskNotificationServerTest {
         }
 
         root = tmp.resolve("ds");
-        Datastore ds = Datastore.create(root, SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(root, SyncLevel.NONE);
         OwnershipApiTest.snapshot(ds, BackupNamespace.ROOT, "web", 1_700_000_000L, "alice@pbs");
         broken = ds.snapshotDir(new BackupSnapshotRef(new BackupGroupRef(BackupNamespace.ROOT, BackupType.HOST, "web"),
                 1_700_000_000L)).resolve("broken.fidx");

@@ -27,6 +27,7 @@ import org.jpbs.datastore.jobs.JobStateStore;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.datastore.task.TaskJob;
 import org.jpbs.datastore.task.TaskManager;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -108,7 +109,7 @@ class JobSchedulerTest {
         config = tmp.resolve("config");
         Files.createDirectories(config);
         Path ds = tmp.resolve("ds");
-        Datastore.create(ds, SyncLevel.NONE);
+        DatastorePool.create(ds, SyncLevel.NONE);
         Files.writeString(config.resolve("datastore.cfg"), "datastore: store1\n\tpath " + ds + "\n");
         DatastoreCache cache = new DatastoreCache(DatastoreConfigStore.open(config), Map.of(), System::nanoTime);
         tasks = new TaskManager(config.resolve("log"), "testnode", clock);

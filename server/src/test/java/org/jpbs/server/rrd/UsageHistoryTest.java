@@ -13,6 +13,7 @@ import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.config.DatastoreCache;
 import org.jpbs.datastore.config.DatastoreConfigStore;
 import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.testkit.DatastorePool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,7 +72,7 @@ class UsageHistoryTest {
     @Test
     void theSamplerKeepsTheEntriesOfConfiguredDatastoresReady() throws Exception {
         Path config = tmp.resolve("config");
-        Datastore.create(tmp.resolve("store1"), SyncLevel.NONE);
+        DatastorePool.create(tmp.resolve("store1"), SyncLevel.NONE);
         DatastoreCache stores = new DatastoreCache(DatastoreConfigStore.open(config), Map.of("store1", tmp.resolve("store1")),
                 System::nanoTime);
         RrdStore rrd = RrdStore.forConfigDir(config);
