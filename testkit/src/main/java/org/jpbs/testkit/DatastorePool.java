@@ -144,6 +144,13 @@ public final class DatastorePool {
         }
     }
 
+    /** How many datastores the pool holds (tests). */
+    static int pooled() {
+        synchronized (FREE) {
+            return FREE.size();
+        }
+    }
+
     private static Path take() {
         synchronized (FREE) {
             return FREE.poll();
