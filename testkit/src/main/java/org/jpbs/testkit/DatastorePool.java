@@ -151,6 +151,22 @@ public final class DatastorePool {
         }
     }
 
+    /** Takes the pooled datastores out of the pool, still in its directory (tests: {@link #putBack}). */
+    static List<Path> takeAll() {
+        synchronized (FREE) {
+            List<Path> all = new ArrayList<>(FREE);
+            FREE.clear();
+            return all;
+        }
+    }
+
+    /** Returns datastores of {@link #takeAll} to the pool. */
+    static void putBack(List<Path> stores) {
+        synchronized (FREE) {
+            FREE.addAll(stores);
+        }
+    }
+
     private static Path take() {
         synchronized (FREE) {
             return FREE.poll();

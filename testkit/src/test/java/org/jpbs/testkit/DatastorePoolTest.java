@@ -17,13 +17,39 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.snapshot.Datastore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A recycled datastore is indistinguishable from a new one, and one that differs otherwise is not reused. */
 class DatastorePoolTest {
+    /** A datastore made by Datastore.create, the reference (one for the class: each costs a second). */
+    @TempDir
+    static Path reference;
+    private static List<String> fresh;
+
     @TempDir
     Path tmp;
+    /** What the pool held before the test (of other tests of this JVM): put back after it. */
+    private List<Path> aside;
+
+    @BeforeAll
+    static void makeReference() throws IOException {
+        Datastore.create(reference.resolve("fresh"), SyncLevel.NONE);
+        fresh = layout(reference.resolve("fresh"));
+    }
+
+    @BeforeEach
+    void emptyPool() {
+        aside = DatastorePool.takeAll();
+    }
+
+    @AfterEach
+    void restorePool() {
+        DatastorePool.putBack(aside);
+    }
 
     /** Relative path, type, mode and size of every entry below {@code root} (sizes of directories left out). */
     private static List<String> layout(Path root) throws IOException {
@@ -38,13 +64,6 @@ class DatastorePoolTest {
         return out;
     }
 
-    /** Takes every pooled datastore out (into {@code tmp/drained}, not looked at again). */
-    private void drain() throws IOException {
-        for (int i = 0; DatastorePool.pooled() > 0; i++) {
-            DatastorePool.create(tmp.resolve("drained/" + i), SyncLevel.NONE);
-        }
-    }
-
     private static boolean onTmpfs(Path p) throws IOException {
         return Files.getFileStore(p).type().equals("tmpfs");
     }
@@ -52,11 +71,8 @@ class DatastorePoolTest {
     @Test
     void aRecycledDatastoreIsLikeANewOne() throws Exception {
         assumeTrue(onTmpfs(tmp) && onTmpfs(Path.of("/dev/shm")), "the pool works on tmpfs only");
-        Datastore.create(tmp.resolve("fresh"), SyncLevel.NONE);
-        List<String> fresh = layout(tmp.resolve("fresh"));
         assertEquals(2 + 65536 + 1, fresh.size());
 
-        drain();
         Path used = tmp.resolve("a/used");
         Datastore.create(used, SyncLevel.NONE);
         Random r = new Random(7);
@@ -82,9 +98,6 @@ class DatastorePoolTest {
     @Test
     void aDatastoreWithOtherModesIsNotReused() throws Exception {
         assumeTrue(onTmpfs(tmp) && onTmpfs(Path.of("/dev/shm")), "the pool works on tmpfs only");
-        Datastore.create(tmp.resolve("fresh"), SyncLevel.NONE);
-        List<String> fresh = layout(tmp.resolve("fresh"));
-        drain();
         Path odd = tmp.resolve("x/odd");
         Datastore.create(odd, SyncLevel.NONE);
         Files.setPosixFilePermissions(odd.resolve(".chunks/1234"), PosixFilePermissions.fromString("rwx------"));
