@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.jpbs.testkit.DatastorePool;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
@@ -56,7 +57,7 @@ class LocalSyncTest {
     /** One source for all tests (a datastore is slow to create); tests that change it use their own groups. */
     @BeforeAll
     static void source() throws IOException {
-        src = Datastore.create(shared.resolve("src"), SyncLevel.NONE);
+        src = DatastorePool.datastore(shared.resolve("src"), SyncLevel.NONE);
         src.createNamespace(NS_A);
         SyncFixtures.backup(src, new BackupSnapshotRef(VM100, T1), SyncFixtures.image(shared, 1, 5, 0, 0), null);
         SyncFixtures.backup(src, new BackupSnapshotRef(VM100, T1 + 100), SyncFixtures.image(shared, 1, 5, 2, 1), null);
@@ -67,7 +68,7 @@ class LocalSyncTest {
 
     @BeforeEach
     void target() throws IOException {
-        dst = Datastore.create(tmp.resolve("dst"), SyncLevel.NONE);
+        dst = DatastorePool.datastore(tmp.resolve("dst"), SyncLevel.NONE);
     }
 
     private SyncStats sync(SyncOptions o, SyncFixtures.MemLog log) throws Exception {

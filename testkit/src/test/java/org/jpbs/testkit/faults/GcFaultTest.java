@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jpbs.testkit.DatastorePool;
 import org.jpbs.core.manifest.CryptMode;
 import org.jpbs.datastore.chunks.ChunkVerifier;
 import org.jpbs.datastore.chunks.DirectoryChunkStore;
@@ -51,7 +52,7 @@ class GcFaultTest {
 
     @BeforeAll
     static void createDatastore() throws IOException {
-        ds = Datastore.create(dir.resolve("ds"), SyncLevel.NONE);
+        ds = DatastorePool.datastore(dir.resolve("ds"), SyncLevel.NONE);
         store = (DirectoryChunkStore) ds.chunkStore();
     }
 

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jpbs.testkit.DatastorePool;
 import org.jpbs.core.FileFormats;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.digest.Digest;
@@ -36,7 +37,7 @@ class VerifyBitFlipTest {
 
     @BeforeAll
     static void createDatastore() throws IOException {
-        ds = Datastore.create(dir.resolve("ds"), SyncLevel.NONE);
+        ds = DatastorePool.datastore(dir.resolve("ds"), SyncLevel.NONE);
     }
 
     private static SnapshotVerifyResult verify(Datastore store, BackupSnapshotRef ref) throws IOException {

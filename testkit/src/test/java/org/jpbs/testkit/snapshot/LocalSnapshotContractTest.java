@@ -2,6 +2,7 @@ package org.jpbs.testkit.snapshot;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.jpbs.testkit.DatastorePool;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.core.snapshot.SnapshotSource;
 import org.jpbs.core.snapshot.SnapshotTarget;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalSnapshotContractTest {
     /** A fresh datastore in {@code dir}. */
     static SnapshotPlace local(Path dir) throws IOException {
-        Datastore ds = Datastore.create(dir.resolve("store"), SyncLevel.NONE);
+        Datastore ds = DatastorePool.datastore(dir.resolve("store"), SyncLevel.NONE);
         return new SnapshotPlace() {
             @Override
             public SnapshotTarget begin(BackupSnapshotRef ref) throws IOException {
