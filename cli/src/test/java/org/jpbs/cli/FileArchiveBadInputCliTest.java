@@ -83,7 +83,7 @@ class FileArchiveBadInputCliTest {
     @Test
     void aMissingArchiveOrAnEmptyGroupIsNotFound() throws IOException {
         Path out = shared.resolve("out");
-        fails(ExitCodes.NOT_FOUND, "archive 'nope.pxar.didx' is not in snapshot", "restore", "--repository",
+        fails(ExitCodes.NOT_FOUND, "archive 'nope.pxar' is not in snapshot", "restore", "--repository",
                 repo.toString(), snap, "nope.pxar", out.toString());
         fails(ExitCodes.NOT_FOUND, "no finished snapshot in group host/nobody", "restore", "--repository", repo.toString(),
                 "host/nobody", "root.pxar", out.toString());

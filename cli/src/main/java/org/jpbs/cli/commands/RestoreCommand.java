@@ -3,9 +3,7 @@ package org.jpbs.cli.commands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jpbs.core.errors.NotFoundException;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.cli.UsageException;
@@ -166,7 +164,7 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         String label = Snapshots.describe(ref);
         serverName = splitName(engine.source().manifest(), serverName);
-        FileEntry entry = findEntry(engine.source().manifest(), label, serverName);
+        FileEntry entry = Snapshots.archive(engine.source().manifest(), label, archive, serverName);
         CryptConfig key = engine.keyFor(entry, crypt, label);
         if (serverName.endsWith(".blob")) {
             return writeAll(engine.readBlob(serverName, key), serverName);
@@ -176,7 +174,7 @@ public final class RestoreCommand implements Callable<Integer> {
             IndexFile payload = null;
             if (serverName.endsWith(MPXAR)) {
                 String payloadName = ArchiveNames.resolve(serverName, engine.source().manifest()).payload();
-                engine.keyFor(findEntry(engine.source().manifest(), label, payloadName), crypt, label);
+                engine.keyFor(Snapshots.archive(engine.source().manifest(), label, payloadName, payloadName), crypt, label);
                 payload = engine.openIndex(payloadName);
             }
             return extract(engine, index, payload, key, serverName, extract);
@@ -292,21 +290,15 @@ public final class RestoreCommand implements Callable<Integer> {
         if (!serverName.endsWith(".pxar.didx") && !serverName.endsWith(MPXAR)) {
             return serverName;
         }
-        ArchiveNames names = ArchiveNames.resolve(serverName, manifest);
+        ArchiveNames names;
+        try {
+            names = ArchiveNames.resolve(serverName, manifest);
+        } catch (IllegalArgumentException e) {
+            return serverName; // not in the snapshot: reported by name
+        }
         return names.isSplit() && manifest.file(names.metadata()).isPresent() ? names.metadata() : serverName;
     }
 
     /** The manifest's file name: {@code restore SNAPSHOT index.json TARGET} writes it, as the PBS client does. */
     static final String MANIFEST = "index.json.blob";
-
-    private static FileEntry findEntry(BackupManifest manifest, String snapshot, String serverName)
-            throws NotFoundException {
-        Optional<FileEntry> entry = manifest.file(serverName);
-        if (entry.isPresent()) {
-            return entry.get();
-        }
-        List<String> names = manifest.files().stream().map(FileEntry::filename).toList();
-        throw new NotFoundException(null, "archive '" + serverName + "' is not in snapshot " + snapshot
-                + " (it has: " + String.join(", ", names) + ")");
-    }
 }
