@@ -16,7 +16,9 @@ import org.jpbs.client.progress.ProgressRenderer;
 import org.jpbs.client.progress.Summary;
 import org.jpbs.client.progress.Units;
 import org.jpbs.client.engine.RestoreEngine;
+import org.jpbs.client.pxar.fs.NothingMatchedException;
 import org.jpbs.client.pxar.fs.TreeExtractor;
+import org.jpbs.core.errors.NotFoundException;
 import org.jpbs.client.remote.RemoteSnapshotSource;
 import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import org.jpbs.client.restore.PipelinedRestore;
@@ -225,12 +227,25 @@ public final class RestoreCommand implements Callable<Integer> {
             TreeExtractor.Options options) throws IOException {
         Progress progress = new Progress(index.size());
         Path dir = Path.of(target);
+        boolean existed = Files.exists(dir);
         RestoreStats stats;
         try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {
             stats = payload == null
                     ? engine.extractTree(index, key, dir, options, w -> output.warn(ctx, w), serverName, progress)
                     : engine.extractSplitTree(index, payload, key, dir, options, w -> output.warn(ctx, w), serverName,
                             progress);
+        } catch (NothingMatchedException e) {
+            // PBS's client ends silently with an empty directory; say so, and leave no directory made for it
+            if (!existed) {
+                try {
+                    Files.deleteIfExists(dir); // only if still empty
+                } catch (java.nio.file.DirectoryNotEmptyException left) {
+                    // something else wrote there meanwhile: keep it
+                }
+            }
+            throw new NotFoundException(null, "--pattern " + patterns.stream().map(p -> "'" + p + "'")
+                    .collect(java.util.stream.Collectors.joining(" ")) + " matched nothing in " + archive
+                    + ": nothing restored");
         }
         output.info(ctx, Summary.restore(serverName, dir.toString(), stats));
         return 0;
