@@ -82,6 +82,8 @@ public final class TreeExtractor {
     private int writerThreads = defaultWriters();
     private FileWriters writers;
     private long seq;
+    /** Entries below the root that were restored (directories created for themselves included). */
+    private long restored;
     private final int euid;
     private final int egid;
     private ReadAt payload;
@@ -116,6 +118,14 @@ public final class TreeExtractor {
         }
         this.writerThreads = threads;
         return this;
+    }
+
+    /**
+     * How many entries below the archive's root the last extraction restored (each matched
+     * directory, file, link, device, fifo and socket once); 0 after a pattern that matched nothing.
+     */
+    public long restored() {
+        return restored;
     }
 
     /** Extracts every entry of {@code decoder} into {@code target} (created if missing). */
@@ -246,12 +256,14 @@ public final class TreeExtractor {
             dirs.push(d);
             if (matched) {
                 parentFd();
+                restored++;
             }
             return;
         }
         if (!matched) {
             return;
         }
+        restored++;
         int parent = parentFd();
         switch (e.kind()) {
             case FILE -> file(decoder, e, parent, name);
