@@ -104,6 +104,10 @@ final class TrainingS3Server implements AutoCloseable {
                     }
                     objects.put(key, body);
                     ex.getResponseHeaders().set("ETag", etag(body));
+                    if (ex.getRequestHeaders().getFirst("x-amz-checksum-crc32c") != null) {
+                        // as S3 does: the checksum of what it stored (the client compares it)
+                        ex.getResponseHeaders().set("x-amz-checksum-crc32c", crc32c(body));
+                    }
                     send(ex, 200, new byte[0]);
                 }
                 case "GET" -> {
@@ -192,9 +196,20 @@ final class TrainingS3Server implements AutoCloseable {
                 + "</Message></Error>").getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Not a content hash (nothing checks it here): the size and a cheap hash of the bytes. */
+    /** The MD5 of the bytes, as S3 answers for an object uploaded in one part. */
     private static String etag(byte[] data) {
-        return "\"" + Integer.toHexString(java.util.Arrays.hashCode(data)) + "-" + data.length + "\"";
+        try {
+            return "\"" + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5").digest(data)) + "\"";
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Base64 of the big-endian CRC32C, as in {@code x-amz-checksum-crc32c}. */
+    private static String crc32c(byte[] data) {
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(data);
+        return java.util.Base64.getEncoder().encodeToString(java.nio.ByteBuffer.allocate(4).putInt((int) c.getValue()).array());
     }
 
     private static Map<String, String> query(String raw) {
