@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -266,7 +267,7 @@ public final class TreeExtractor {
                 }
                 replaceIfAllowed(parent, name);
                 try {
-                    sys.linkat(rootfd, e.linkTarget(), parent, name);
+                    linkBelow(rootfd, e.linkTarget(), parent, name);
                 } catch (SysException x) {
                     if (x.errno() != Libc.ENOENT || options.patterns().isEmpty()) {
                         throw x;
@@ -283,6 +284,60 @@ public final class TreeExtractor {
             }
             default -> throw new IllegalStateException("unexpected " + e.kind());
         }
+    }
+
+    /**
+     * Makes {@code name} in {@code parent} a hardlink to the archive's earlier file {@code target}
+     * (its path below the restore directory). The path is resolved below {@code rootfd} one
+     * component at a time, never through a symbolic link and never through "." or "..": a
+     * hostile archive cannot link a file from outside the restore directory into it (a symlink
+     * it made itself, or one already in the target, is not followed; PBS's extractor resolves
+     * the path as given).
+     */
+    private void linkBelow(int rootfd, byte[] target, int parent, byte[] name) throws SysException {
+        int start = 0;
+        while (start < target.length && target[start] == '/') {
+            start++; // the format has no leading slash; one would still be resolved below the root
+        }
+        int dir = rootfd;
+        try {
+            for (int i = start; i <= target.length; i++) {
+                if (i < target.length && target[i] != '/') {
+                    continue;
+                }
+                byte[] component = Arrays.copyOfRange(target, start, i);
+                if (component.length == 0 || Arrays.equals(component, DOT) || Arrays.equals(component, DOTDOT)) {
+                    throw notBelow(target, Libc.EINVAL);
+                }
+                if (i == target.length) {
+                    sys.linkat(dir, component, parent, name);
+                    return;
+                }
+                int next = sys.tryOpenat(dir, component, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
+                if (next < 0) {
+                    throw -next == Libc.ENOENT ? new SysException("link to hardlink target", target, Libc.ENOENT)
+                            : notBelow(target, -next);
+                }
+                if (dir != rootfd) {
+                    sys.close(dir);
+                }
+                dir = next;
+                start = i + 1;
+            }
+            throw notBelow(target, Libc.EINVAL); // not reached: the last component links or throws
+        } finally {
+            if (dir != rootfd) {
+                sys.close(dir);
+            }
+        }
+    }
+
+    private static final byte[] DOT = {'.'};
+    private static final byte[] DOTDOT = {'.', '.'};
+
+    private static SysException notBelow(byte[] target, int errno) {
+        return new SysException("link to hardlink target", target, errno,
+                "not a path below the restore directory without symbolic links");
     }
 
     /** The descriptor of the innermost directory, creating the not yet created ones on the way. */

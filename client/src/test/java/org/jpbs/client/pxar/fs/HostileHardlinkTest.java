@@ -66,8 +66,8 @@ class HostileHardlinkTest {
     void aHardlinkTargetOutsideTheTargetDirectoryIsRefused() throws Exception {
         Path outside = Files.createDirectory(dir.resolve("outside"));
         Path secret = Files.writeString(outside.resolve("secret"), "not yours");
-        String[] targets = {"evil/secret", "../outside/secret", "d/../../outside/secret", "/" + secret.toString().substring(1),
-            secret.toString().substring(1)};
+        String[] targets = {"evil/secret", "../outside/secret", "d/../../outside/secret", "/evil/secret", "./evil/secret",
+            secret.toString()}; // an absolute path is taken below the target: not there
         int n = 0;
         for (String target : targets) {
             for (int writers : new int[] {0, 3}) {
