@@ -107,7 +107,35 @@ public final class TreeExtractor {
      * ({@code docs/pxar.md#benchmark}).
      */
     private static int defaultWriters() {
-        return Math.max(0, Integer.getInteger("jpbs.extract.writers", 0));
+        return writersFrom(System.getProperty(WRITERS_PROPERTY));
+    }
+
+    /** System property: writer threads of a restore. */
+    static final String WRITERS_PROPERTY = "jpbs.extract.writers";
+    /** The most writer threads {@value #WRITERS_PROPERTY} may ask for. */
+    static final int MAX_WRITERS = 64;
+
+    /**
+     * The writer threads {@code value} of {@value #WRITERS_PROPERTY} asks for: none if unset,
+     * else a whole number from 0 to {@value #MAX_WRITERS} (a typo was silently 0, a huge number
+     * ran the JVM out of memory).
+     *
+     * @throws IllegalArgumentException naming the property and the value otherwise
+     */
+    static int writersFrom(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(value.strip());
+            if (n >= 0 && n <= MAX_WRITERS) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException("system property " + WRITERS_PROPERTY + ": expected a number of writer threads from 0 to "
+                + MAX_WRITERS + ", got '" + value + "'");
     }
 
     /** How many threads write files (0: all on the caller's thread); call before extracting. */
