@@ -75,7 +75,9 @@ final class EntryRead {
                 try {
                     linkTarget = sys.readlinkat(dir.fd, name);
                 } catch (SysException e) {
-                    vanishedOr(e, "cannot read symlink ");
+                    // EINVAL: no longer a symlink (replaced since the stat): as if it vanished
+                    vanishedOr(e.errno() == Libc.EINVAL ? new SysException("readlink", name, Libc.ENOENT) : e,
+                            "cannot read symlink ");
                 }
                 meta = Metadata.of(stat(0));
             }
@@ -206,7 +208,16 @@ final class EntryRead {
      * no effect on reading a regular file or a directory).
      */
     static int open(Sys sys, int dirfd, byte[] name) throws SysException {
-        int flags = Libc.O_RDONLY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC | Libc.O_NOCTTY | Libc.O_NOATIME | Libc.O_NONBLOCK;
+        return open(sys, dirfd, name, 0);
+    }
+
+    /** {@link #open(Sys, int, byte[])} with {@code O_DIRECTORY}: ENOTDIR (or ELOOP) if the name is no longer a directory. */
+    static int openDirectory(Sys sys, int dirfd, byte[] name) throws SysException {
+        return open(sys, dirfd, name, Libc.O_DIRECTORY);
+    }
+
+    private static int open(Sys sys, int dirfd, byte[] name, int extra) throws SysException {
+        int flags = Libc.O_RDONLY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC | Libc.O_NOCTTY | Libc.O_NOATIME | Libc.O_NONBLOCK | extra;
         try {
             return sys.openat(dirfd, name, flags, 0);
         } catch (SysException e) {
