@@ -63,10 +63,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
-declare -A secs samples
+declare -A secs samples ccpu scpu
 record() { # name seconds
   samples[$1]="${samples[$1]:-} $2"
 }
+TIMEFORMAT='%3U %3S'
+# runs a command, records its wall seconds, its CPU seconds (user + system of the command and its
+# children) and the CPU seconds jpbs serve used meanwhile (0 when no server runs)
+measure() { # name command...
+  local name=$1 t0 t1 s0 s1
+  shift
+  s0=$(server_cpu); t0=$(now)
+  { time "$@" >/dev/null; } 2>"$dsdir/last.time"
+  t1=$(now); s1=$(server_cpu)
+  record "$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", b-a}')"
+  ccpu[$name]="${ccpu[$name]:-} $(awk 'END{printf "%.2f", $1 + $2}' "$dsdir/last.time")"
+  scpu[$name]="${scpu[$name]:-} $(awk -v a="$s0" -v b="$s1" 'BEGIN{printf "%.2f", b-a}')"
+}
+server_cpu() { if [ -n "${serve_pid:-}" ] && [ -e "/proc/$serve_pid/stat" ]; then cpu_secs "$serve_pid"; else echo 0; fi; }
 fresh() { # empty datastore (chunks and snapshots), same directories
   find "$1/.chunks" -type f -delete
   rm -rf "$1/vm"
@@ -110,14 +124,14 @@ proxy_pid=$!
 for _ in $(seq 100); do grep -q 'listening on' "$dsdir/proxy.log" 2>/dev/null && break; sleep 0.1; done
 
 for r in $(seq "$runs"); do
-  fresh "$lds"; record backup-local "$(timeit local_backup)"
-  for c in $up_list; do fresh "$ds"; record "backup-loopback-$c" "$(timeit backup "$(repo "$port")" "$c")"; done
-  fresh "$ds"; record backup-delay "$(timeit backup "$(repo "$pport")" 16)"
-  record restore-local "$(timeit local_restore)"
+  fresh "$lds"; measure backup-local local_backup
+  for c in $up_list; do fresh "$ds"; measure "backup-loopback-$c" backup "$(repo "$port")" "$c"; done
+  fresh "$ds"; measure backup-delay backup "$(repo "$pport")" 16
+  measure restore-local local_restore
   [ "$r" = 1 ] && same_image "local restore"
-  for c in $down_list; do record "restore-loopback-$c" "$(timeit restore "$(repo "$port")" "$c")"; done
+  for c in $down_list; do measure "restore-loopback-$c" restore "$(repo "$port")" "$c"; done
   [ "$r" = 1 ] && same_image "restore over loopback"
-  record restore-delay "$(timeit restore "$(repo "$pport")" 16)"
+  measure restore-delay restore "$(repo "$pport")" 16
   [ "$r" = 1 ] && same_image "restore through the proxy"
   echo "  run $r done, load $(load)" >&2
 done
@@ -156,6 +170,26 @@ if [ -n "$lb" ] && [ -n "$lr" ]; then
   fi
 fi
 printf 'restored images match the original: yes\n'
+# CPU: on two cores shared by client and server, a loopback command cannot take less wall time than
+# (client + server CPU seconds) / cores; the ceiling is the loopback/local ratio that bound allows
+med() { printf '%s\n' $1 | median; }
+cores=$(nproc)
+printf '\nCPU seconds, median of %s runs (client: the jpbs command with its children; server: jpbs serve meanwhile)\n' "$runs"
+printf '%-34s %8s %8s %8s %8s %10s\n' command wall client server sum "cores used"
+for k in backup-local backup-loopback-16 restore-local restore-loopback-16; do
+  [ -n "${samples[$k]:-}" ] || continue
+  w=${secs[$k]}; c=$(med "${ccpu[$k]}"); sv=$(med "${scpu[$k]}")
+  printf '%-34s %8.2f %8.2f %8.2f %8.2f %10.2f\n' "$k" "$w" "$c" "$sv" "$(awk -v a="$c" -v b="$sv" 'BEGIN{print a+b}')" \
+    "$(awk -v a="$c" -v b="$sv" -v w="$w" 'BEGIN{print (a+b)/w}')"
+done
+if [ -n "$lb" ] && [ -n "$lr" ]; then
+  ceiling() { # local-name net-name
+    awk -v w="${secs[$1]}" -v c="$(med "${ccpu[$2]}")" -v s="$(med "${scpu[$2]}")" -v n="$cores" \
+      'BEGIN{printf "%.2f", w / ((c + s) / n)}'
+  }
+  printf 'ceiling of loopback / local on %s cores at this CPU per command: backup %s  restore %s\n' "$cores" \
+    "$(ceiling backup-local backup-loopback-16)" "$(ceiling restore-local restore-loopback-16)"
+fi
 fi
 
 if [ "${JPBS_BENCH_MEM:-1}" != 0 ]; then

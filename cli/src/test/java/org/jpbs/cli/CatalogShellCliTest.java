@@ -96,8 +96,16 @@ class CatalogShellCliTest {
         CliRunner.Result bad = shell(cli, "", SNAP, "disk.img");
         assertEquals(2, bad.exit(), bad.all());
         assertTrue(bad.err().contains("not a file archive"), bad.err());
+        // as restore and mount: not found (exit 3), one line naming the archive as typed, never the internal file
         CliRunner.Result missing = shell(cli, "", SNAP, "other.pxar");
-        assertEquals(1, missing.exit(), missing.all());
+        assertEquals(3, missing.exit(), missing.all());
+        assertTrue(missing.err().startsWith("jpbs: error: archive 'other.pxar' is not in snapshot " + SNAP + " (it has: "),
+                missing.all());
+        assertFalse(missing.err().contains("other.mpxar.didx") || missing.err().contains("other.pxar.didx"), missing.all());
+        assertEquals(1, missing.err().strip().lines().count(), missing.all());
+        CliRunner.Result missingSplit = shell(cli, "", SNAP, "other.mpxar");
+        assertEquals(3, missingSplit.exit(), missingSplit.all());
+        assertTrue(missingSplit.err().contains("archive 'other.mpxar' is not in snapshot"), missingSplit.all());
         CliRunner.Result noArchive = shell(cli, "", SNAP);
         assertEquals(2, noArchive.exit(), noArchive.all());
     }

@@ -176,7 +176,7 @@ class CliBadInputTest {
     @Test
     void badRestoreArguments() throws IOException {
         Path out = tmp.resolve("out.img");
-        fails(ExitCodes.NOT_FOUND, "'nothing.img.fidx' is not in snapshot", "restore", "--repository", repo.toString(), snap, "nothing.img", out.toString());
+        fails(ExitCodes.NOT_FOUND, "archive 'nothing.img' is not in snapshot", "restore", "--repository", repo.toString(), snap, "nothing.img", out.toString());
         fails(ExitCodes.NOT_FOUND, "vm/100/2023-11-14T22:13:21Z", "restore", "--repository", repo.toString(), "vm/100/2023-11-14T22:13:21Z", "disk.img", out.toString());
         fails(ExitCodes.NOT_FOUND, "no finished snapshot in group vm/101", "restore", "--repository", repo.toString(), "vm/101", "disk.img", out.toString());
         fails(2, "invalid snapshot 'vm'", "restore", "--repository", repo.toString(), "vm", "disk.img", out.toString());

@@ -46,6 +46,55 @@ class DatastoreConfigCliTest {
         return r;
     }
 
+    /**
+     * PBS refuses overlapping datastore paths (its text: {@code nested datastores not allowed:
+     * '<other>' already in "<its path>"}); a usage error here, and nothing is created.
+     */
+    @Test
+    void aDatastoreInsideAnotherOrAroundAnotherIsRefused() throws Exception {
+        ok("datastore", "create", "outer1", repo.toString(), "--sync-level", "none");
+        Path cfg = config.resolve("datastore.cfg");
+        String before = Files.readString(cfg);
+        Path inner = repo.resolve("sub/inner");
+        CliRunner.Result in = cli.run("datastore", "create", "inner1", inner.toString());
+        assertEquals(2, in.exit(), in.all());
+        assertEquals("jpbs: error: PATH: nested datastores not allowed: 'outer1' already in \"" + repo
+                + "\" (see 'jpbs datastore create --help')\n", in.err());
+        assertFalse(Files.exists(repo.resolve("sub")), "nothing created");
+        CliRunner.Result around = cli.run("datastore", "create", "around1", tmp.toString());
+        assertEquals(2, around.exit(), around.all());
+        assertTrue(around.err().contains("nested datastores not allowed: 'outer1' already in \"" + repo + "\""),
+                around.err());
+        CliRunner.Result noName = cli.run("datastore", "create", inner.toString()); // without NAME: not registered, same rule
+        assertEquals(2, noName.exit(), noName.all());
+        assertTrue(noName.err().contains("PATH: nested datastores not allowed: 'outer1' already in"), noName.err());
+        // inside a datastore nobody registered (created by path): refused too, with jpbs's own text
+        Path loose = tmp.resolve("loose");
+        ok("datastore", "create", loose.toString(), "--sync-level", "none");
+        try {
+            for (String[] args : new String[][] {{loose.resolve("in").toString()}, {"named1", loose.resolve("in").toString()}}) {
+                CliRunner.Result r = cli.run(java.util.stream.Stream.concat(java.util.stream.Stream.of("datastore", "create"),
+                        java.util.Arrays.stream(args)).toArray(String[]::new));
+                assertEquals(2, r.exit(), r.all());
+                assertTrue(r.err().contains("nested datastores not allowed: " + loose.resolve("in") + " is inside the datastore "
+                        + loose), r.err());
+            }
+            assertFalse(Files.exists(loose.resolve("in")));
+        } finally {
+            FastTempDirs.deleteTree(loose);
+        }
+        CliRunner.Result reuse = cli.run("datastore", "create", "again1", repo.resolve("x/..").toString(), "--reuse");
+        assertEquals(2, reuse.exit(), reuse.all());
+        assertEquals(before, Files.readString(cfg), "nothing registered");
+        // a sibling whose name only starts like it is no nesting
+        Path sibling = tmp.resolve(repo.getFileName() + "-2");
+        try {
+            ok("datastore", "create", "sibling1", sibling.toString(), "--sync-level", "none");
+        } finally {
+            FastTempDirs.deleteTree(sibling);
+        }
+    }
+
     @Test
     void createListShowUpdateRemove() throws Exception {
         ok("datastore", "create", "store1", repo.toString(), "--comment", "first store", "--gc-schedule", "daily",

@@ -83,12 +83,37 @@ class FileArchiveBadInputCliTest {
     @Test
     void aMissingArchiveOrAnEmptyGroupIsNotFound() throws IOException {
         Path out = shared.resolve("out");
-        fails(ExitCodes.NOT_FOUND, "archive 'nope.pxar.didx' is not in snapshot", "restore", "--repository",
+        fails(ExitCodes.NOT_FOUND, "archive 'nope.pxar' is not in snapshot", "restore", "--repository",
                 repo.toString(), snap, "nope.pxar", out.toString());
         fails(ExitCodes.NOT_FOUND, "no finished snapshot in group host/nobody", "restore", "--repository", repo.toString(),
                 "host/nobody", "root.pxar", out.toString());
         fails(ExitCodes.NOT_FOUND, "no finished snapshot in group host/nobody", "catalog", "dump", "--repository",
                 repo.toString(), "host/nobody");
         assertTrue(!Files.exists(out), "nothing made");
+    }
+
+    /**
+     * A --pattern that matches nothing restores nothing: the PBS client then ends silently with an
+     * empty directory; jpbs reports it as "not found" (exit 3) in one line naming the patterns and
+     * the archive, and leaves no directory it made. An existing TARGET directory stays.
+     */
+    @Test
+    void aPatternThatMatchesNothingIsReportedAndLeavesNothing() throws IOException {
+        Path out = shared.resolve("nothing-matched");
+        CliRunner.Result r = fails(ExitCodes.NOT_FOUND, "--pattern '/nope/**' '*.md' matched nothing in root.pxar: nothing restored",
+                "restore", "--repository", repo.toString(), snap, "root.pxar", out.toString(), "--pattern", "/nope/**",
+                "--pattern", "*.md");
+        assertTrue(!Files.exists(out), "no directory left: " + r.all());
+        Path existing = Files.createDirectories(shared.resolve("existing-target"));
+        fails(ExitCodes.NOT_FOUND, "matched nothing in root.pxar", "restore", "--repository", repo.toString(), snap,
+                "root.pxar", existing.toString(), "--pattern", "!*.txt");
+        assertTrue(Files.isDirectory(existing), "an existing TARGET stays");
+        // one matching pattern is enough: the others may match nothing
+        Path some = shared.resolve("some-matched");
+        CliRunner.Result ok = new CliRunner(shared.resolve("home"), Map.of()).run("restore", "-q", "--repository",
+                repo.toString(), snap, "root.pxar", some.toString(), "--pattern", "/nope/**", "--pattern", "b.txt");
+        assertEquals(0, ok.exit(), ok.all());
+        assertEquals("b\n", Files.readString(some.resolve("sub/b.txt")));
+        assertTrue(!Files.exists(some.resolve("a.txt")));
     }
 }

@@ -322,4 +322,88 @@ class HypervisorApiTest {
             assertThrows(org.jpbs.core.errors.EncryptedDataException.class, () -> r.readConfig("qemu-server.conf"));
         }
     }
+
+    /**
+     * Session 8 suspicion (docs/network-client.md): with slow writers the uploaded-chunk counter
+     * reported too few chunks. 16 writers that sleep before and after each write and contend for
+     * one lock while "reading", 2 upload slots, duplicate chunk contents written at the same time
+     * and zero chunks: the image's counters must equal what the server counted and stored. A second
+     * backup of the same group (not incremental) uploads nothing: the previous index makes every
+     * chunk known, and both counters say 0.
+     */
+    @Test
+    @Order(6)
+    void slowContendedWritersCountWhatTheServerStored() throws Exception {
+        BackupGroupRef g = new BackupGroupRef(BackupNamespace.ROOT, BackupType.VM, "220");
+        int chunks = 24;
+        java.util.function.IntFunction<byte[]> content = c -> {
+            if (c % 7 == 3) {
+                return null; // zero chunk
+            }
+            byte[] b = new byte[CHUNK];
+            new Random(9000 + (c % 11 == 5 ? 5 : c)).nextBytes(b); // chunks 5 and 16 are equal
+            return b;
+        };
+        java.util.Set<String> distinct = new java.util.HashSet<>();
+        for (int c = 0; c < chunks; c++) {
+            byte[] b = content.apply(c);
+            if (b != null) {
+                distinct.add(org.jpbs.core.blob.EncodedChunk.digest(b, 0, b.length, null).hex());
+            }
+        }
+        assertEquals(chunks - 3 - 1, distinct.size()); // 3 zero chunks, 16 repeats 5
+        Path zeroFile = chunkFile(org.jpbs.core.blob.ZeroChunks.digest(CHUNK).hex());
+        boolean zeroStored = java.nio.file.Files.exists(zeroFile);
+        long filesBefore = chunkFiles();
+        for (long time : new long[] {T1, T2}) {
+            BackupSnapshotRef ref = new BackupSnapshotRef(g, time);
+            BackupSession.ImageStats st;
+            try (BackupSession s = BackupSession.open(server.repository(), server.credentials(), ref,
+                    new BackupSession.Options(2, true))) {
+                int d = s.registerImage("drive-scsi0.img", (long) chunks * CHUNK);
+                Object disk = new Object();
+                AtomicInteger next = new AtomicInteger();
+                ExecutorService pool = Executors.newFixedThreadPool(16);
+                List<Future<?>> fs = new ArrayList<>();
+                for (int t = 0; t < 16; t++) {
+                    Random r = new Random(t);
+                    fs.add(pool.submit(() -> {
+                        for (int c = next.getAndIncrement(); c < chunks; c = next.getAndIncrement()) {
+                            byte[] b;
+                            synchronized (disk) { // one disk for all writers
+                                Thread.sleep(r.nextInt(15));
+                                b = content.apply(c);
+                            }
+                            Thread.sleep(r.nextInt(30));
+                            s.writeData(d, (long) c * CHUNK, b);
+                            Thread.sleep(r.nextInt(10));
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : fs) {
+                    f.get();
+                }
+                pool.shutdown();
+                s.closeImage(d);
+                st = s.imageStats(d);
+                s.finish();
+            }
+            assertEquals(chunks, st.writtenChunks());
+            long expected = time == T1 ? distinct.size() + 1 : 0;
+            assertEquals(expected, st.uploadedChunks(), "distinct data chunks and the zero chunk, each uploaded once");
+            assertEquals(expected, server.uploadedChunks(ref), "the server's count of uploads");
+        }
+        assertEquals(distinct.size() + (zeroStored ? 0 : 1), chunkFiles() - filesBefore, "chunk files the server stored");
+    }
+
+    private static Path chunkFile(String hex) {
+        return server.storePath.resolve(".chunks").resolve(hex.substring(0, 4)).resolve(hex);
+    }
+
+    private static long chunkFiles() throws IOException {
+        try (var s = java.nio.file.Files.walk(server.storePath.resolve(".chunks"))) {
+            return s.filter(java.nio.file.Files::isRegularFile).count();
+        }
+    }
 }

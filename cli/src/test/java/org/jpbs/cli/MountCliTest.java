@@ -281,7 +281,7 @@ class MountCliTest {
             {"2", "no such directory", "mount", snap(), "root.pxar", tmp.resolve("missing").toString()},
             {"2", "not empty", "mount", snap(), "root.pxar", full.toString()},
             {"2", "not a directory", "mount", snap(), "root.pxar", full.resolve("x").toString()},
-            {"1", "archive 'nope.pxar.didx' is not in snapshot", "mount", snap(), "nope.pxar", empty.toString()},
+            {"3", "archive 'nope.pxar' is not in snapshot", "mount", snap(), "nope.pxar", empty.toString()},
             {"2", "is a blob", "mount", snap(), "vm.conf", empty.toString()},
             {"2", "not a FUSE mount", "unmount", empty.toString()},
             {"2", "no such directory", "unmount", tmp.resolve("missing").toString()},

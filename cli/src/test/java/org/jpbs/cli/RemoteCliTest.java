@@ -273,7 +273,7 @@ class RemoteCliTest {
         CliRunner.Result noArchive = cli().run("restore", "vm/100/" + BackupSnapshotRef.formatTime(T1), "nope.img",
                 tmp.resolve("x").toString());
         assertEquals(ExitCodes.NOT_FOUND, noArchive.exit());
-        assertTrue(noArchive.err().contains("'nope.img.fidx' is not in snapshot"), noArchive.err());
+        assertTrue(noArchive.err().contains("archive 'nope.img' is not in snapshot"), noArchive.err());
 
         CliRunner.Result badRepo = cli(Map.of()).run("snapshot", "list", "--repository", "user@pam@host:x");
         assertEquals(2, badRepo.exit()); // a malformed option value is a usage error

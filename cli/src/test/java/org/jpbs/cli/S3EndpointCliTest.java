@@ -78,6 +78,15 @@ class S3EndpointCliTest {
             assertTrue(server.blobStore().list("pbs-offsite").contents().stream()
                     .anyMatch(o -> o.key().equals("offsite/.in-use")), "the in-use marker is in the bucket");
 
+            // the local cache is the datastore's path: no datastore inside it, nor a cache inside another datastore
+            CliRunner.Result nested = cli.run("datastore", "create", "inner", cache.resolve("in").toString());
+            assertEquals(2, nested.exit(), nested.all());
+            assertTrue(nested.err().contains("nested datastores not allowed: 'offsite' already in \"" + cache + "\""),
+                    nested.err());
+            CliRunner.Result nestedCache = cli.run("datastore", "create", "other", cache.resolve("c3").toString(),
+                    "--backend", "type=s3,client=local-s3,bucket=pbs-offsite");
+            assertEquals(2, nestedCache.exit(), nestedCache.all());
+            assertFalse(Files.exists(cache.resolve("in")) || Files.exists(cache.resolve("c3")), "nothing created");
             CliRunner.Result noEndpoint = cli.run("datastore", "create", "other", tmp.resolve("c2").toString(),
                     "--backend", "type=s3,client=nope1,bucket=pbs-offsite");
             assertEquals(1, noEndpoint.exit());

@@ -60,7 +60,14 @@ public final class CatalogShellCommand extends CatalogCommand.Base {
         }
         CatalogReader catalog = CatalogCommand.Base.read(engine, crypt);
         SnapshotSource src = engine.source();
-        ArchiveNames names = ArchiveNames.resolve(name, src.manifest());
+        String label = Snapshots.describe(src.snapshot());
+        ArchiveNames names;
+        try {
+            names = ArchiveNames.resolve(name, src.manifest());
+        } catch (IllegalArgumentException e) {
+            throw Snapshots.notInSnapshot(src.manifest(), label, archive); // never the internal file name
+        }
+        Snapshots.archive(src.manifest(), label, archive, names.metadata());
         ReadAt meta = open(engine, crypt, names.metadata());
         ReadAt payload = names.isSplit() ? open(engine, crypt, names.payload()) : null;
         // a catalog made from split archives names them by their metadata archive

@@ -10,7 +10,9 @@ import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.cli.admin.ConfigDirOption;
 import org.jpbs.datastore.chunks.SyncLevel;
+import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.DatastoreConfigStore;
+import org.jpbs.datastore.config.PathConflictException;
 import org.jpbs.datastore.config.DatastoreTuning;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.s3.client.S3Options;
@@ -73,6 +75,23 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
         this.ctx = ctx;
     }
 
+    /**
+     * A datastore without NAME is still refused inside or around a configured one, or inside any
+     * datastore directory ({@code docs/datastore-config.md#overlapping-paths}): a usage error.
+     */
+    private static void refuseNested(Path configDir, Path path) throws IOException {
+        for (DatastoreConfig o : DatastoreConfigStore.open(configDir).read().datastores()) {
+            java.util.Optional<PathConflictException> c = PathConflictException.check(o.name(), o.path(), path);
+            if (c.isPresent()) {
+                throw new UsageException("PATH: " + c.get().getMessage(), c.get());
+            }
+        }
+        java.util.Optional<PathConflictException> inside = PathConflictException.checkEnclosing(path);
+        if (inside.isPresent()) {
+            throw new UsageException("PATH: " + inside.get().getMessage(), inside.get());
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         SyncLevel level = SyncLevel.DEFAULT;
@@ -100,6 +119,7 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
             if (reuse || !options.properties().isEmpty()) {
                 throw new UsageException("--reuse and the datastore.cfg options need a NAME: create NAME PATH");
             }
+            refuseNested(configDir.resolve(ctx), path);
             Datastore ds = Datastore.create(path, level);
             output.info(ctx, "created datastore " + ds.root());
             return 0;
@@ -121,7 +141,7 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
             if (e.param().equals("name")) {
                 throw new IllegalArgumentException(e.getMessage(), e);
             }
-            String msg = "--" + e.param() + ": " + e.getMessage();
+            String msg = (e.param().equals("path") ? "PATH" : "--" + e.param()) + ": " + e.getMessage();
             if (e.syntax()) {
                 throw new UsageException(msg, e);
             }

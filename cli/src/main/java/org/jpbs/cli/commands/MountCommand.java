@@ -147,7 +147,7 @@ public final class MountCommand implements Callable<Integer> {
                 name = split; // a backup made with --change-detection-mode metadata
             }
         }
-        FileEntry entry = engine.source().entry(name);
+        FileEntry entry = Snapshots.archive(manifest, label, archive, name);
         CryptConfig key = engine.keyFor(entry, crypt, label);
         IndexReadAt main = engine.randomAccess(engine.openIndex(name), key, cache, name);
         if (name.endsWith(".pxar.didx")) {

@@ -3,9 +3,7 @@ package org.jpbs.cli.commands;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jpbs.core.errors.NotFoundException;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.cli.UsageException;
@@ -18,7 +16,9 @@ import org.jpbs.client.progress.ProgressRenderer;
 import org.jpbs.client.progress.Summary;
 import org.jpbs.client.progress.Units;
 import org.jpbs.client.engine.RestoreEngine;
+import org.jpbs.client.pxar.fs.NothingMatchedException;
 import org.jpbs.client.pxar.fs.TreeExtractor;
+import org.jpbs.core.errors.NotFoundException;
 import org.jpbs.client.remote.RemoteSnapshotSource;
 import org.jpbs.datastore.snapshot.LocalSnapshotSource;
 import org.jpbs.client.restore.PipelinedRestore;
@@ -166,7 +166,7 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         String label = Snapshots.describe(ref);
         serverName = splitName(engine.source().manifest(), serverName);
-        FileEntry entry = findEntry(engine.source().manifest(), label, serverName);
+        FileEntry entry = Snapshots.archive(engine.source().manifest(), label, archive, serverName);
         CryptConfig key = engine.keyFor(entry, crypt, label);
         if (serverName.endsWith(".blob")) {
             return writeAll(engine.readBlob(serverName, key), serverName);
@@ -176,7 +176,7 @@ public final class RestoreCommand implements Callable<Integer> {
             IndexFile payload = null;
             if (serverName.endsWith(MPXAR)) {
                 String payloadName = ArchiveNames.resolve(serverName, engine.source().manifest()).payload();
-                engine.keyFor(findEntry(engine.source().manifest(), label, payloadName), crypt, label);
+                engine.keyFor(Snapshots.archive(engine.source().manifest(), label, payloadName, payloadName), crypt, label);
                 payload = engine.openIndex(payloadName);
             }
             return extract(engine, index, payload, key, serverName, extract);
@@ -227,12 +227,25 @@ public final class RestoreCommand implements Callable<Integer> {
             TreeExtractor.Options options) throws IOException {
         Progress progress = new Progress(index.size());
         Path dir = Path.of(target);
+        boolean existed = Files.exists(dir);
         RestoreStats stats;
         try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {
             stats = payload == null
                     ? engine.extractTree(index, key, dir, options, w -> output.warn(ctx, w), serverName, progress)
                     : engine.extractSplitTree(index, payload, key, dir, options, w -> output.warn(ctx, w), serverName,
                             progress);
+        } catch (NothingMatchedException e) {
+            // PBS's client ends silently with an empty directory; say so, and leave no directory made for it
+            if (!existed) {
+                try {
+                    Files.deleteIfExists(dir); // only if still empty
+                } catch (java.nio.file.DirectoryNotEmptyException left) {
+                    // something else wrote there meanwhile: keep it
+                }
+            }
+            throw new NotFoundException(null, "--pattern " + patterns.stream().map(p -> "'" + p + "'")
+                    .collect(java.util.stream.Collectors.joining(" ")) + " matched nothing in " + archive
+                    + ": nothing restored");
         }
         output.info(ctx, Summary.restore(serverName, dir.toString(), stats));
         return 0;
@@ -292,21 +305,15 @@ public final class RestoreCommand implements Callable<Integer> {
         if (!serverName.endsWith(".pxar.didx") && !serverName.endsWith(MPXAR)) {
             return serverName;
         }
-        ArchiveNames names = ArchiveNames.resolve(serverName, manifest);
+        ArchiveNames names;
+        try {
+            names = ArchiveNames.resolve(serverName, manifest);
+        } catch (IllegalArgumentException e) {
+            return serverName; // not in the snapshot: reported by name
+        }
         return names.isSplit() && manifest.file(names.metadata()).isPresent() ? names.metadata() : serverName;
     }
 
     /** The manifest's file name: {@code restore SNAPSHOT index.json TARGET} writes it, as the PBS client does. */
     static final String MANIFEST = "index.json.blob";
-
-    private static FileEntry findEntry(BackupManifest manifest, String snapshot, String serverName)
-            throws NotFoundException {
-        Optional<FileEntry> entry = manifest.file(serverName);
-        if (entry.isPresent()) {
-            return entry.get();
-        }
-        List<String> names = manifest.files().stream().map(FileEntry::filename).toList();
-        throw new NotFoundException(null, "archive '" + serverName + "' is not in snapshot " + snapshot
-                + " (it has: " + String.join(", ", names) + ")");
-    }
 }

@@ -13,6 +13,9 @@ import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.core.api.BackupNamespace;
 import org.jpbs.core.api.BackupSnapshotRef;
 import org.jpbs.datastore.snapshot.Datastore;
+import org.jpbs.core.errors.NotFoundException;
+import org.jpbs.core.manifest.BackupManifest;
+import org.jpbs.core.manifest.FileEntry;
 
 /** Parsing of the SNAPSHOT and {@code --ns} arguments shared by several commands. */
 public final class Snapshots {
@@ -97,6 +100,31 @@ public final class Snapshots {
         }
         throw new UsageException("invalid snapshot '" + spec
                 + "' (expected <type>/<id>/<time> or a group <type>/<id>, e.g. host/myhost/2024-01-02T03:04:05Z)");
+    }
+
+    /**
+     * The manifest entry of an archive the user named ({@code docs/pxar.md}, README.md "Exit
+     * codes"): {@code restore}, {@code mount} and {@code catalog shell} report a missing one alike.
+     *
+     * @param label      the snapshot as {@link #describe(BackupSnapshotRef)} writes it
+     * @param asked      the ARCHIVE argument as the user typed it (named in the message)
+     * @param serverName the file name it stands for in this snapshot
+     * @throws NotFoundException {@code archive '<asked>' is not in snapshot <label> (it has: ...)}
+     */
+    public static FileEntry archive(BackupManifest manifest, String label, String asked, String serverName)
+            throws NotFoundException {
+        java.util.Optional<FileEntry> e = manifest.file(serverName);
+        if (e.isEmpty()) {
+            throw notInSnapshot(manifest, label, asked);
+        }
+        return e.get();
+    }
+
+    /** {@code archive '<asked>' is not in snapshot <label> (it has: <the manifest's files>)}: exit code 3. */
+    public static NotFoundException notInSnapshot(BackupManifest manifest, String label, String asked) {
+        java.util.List<String> names = manifest.files().stream().map(FileEntry::filename).toList();
+        return new NotFoundException(null, "archive '" + asked + "' is not in snapshot " + label
+                + " (it has: " + String.join(", ", names) + ")");
     }
 
     /** {@code host/x} or {@code ns a/b: host/x}. */

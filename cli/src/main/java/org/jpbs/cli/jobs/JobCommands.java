@@ -50,7 +50,8 @@ public final class JobCommands {
 
     /** {@code jpbs verify-job}. */
     @Command(name = "verify-job", description = {"Manage verification jobs (verification.cfg).",
-        "Keys: store, schedule, ns, max-depth, ignore-verified, outdated-after, comment."},
+        "Keys: store, schedule, ns, max-depth, ignore-verified, outdated-after, comment;",
+        "read-threads, verify-threads (PBS 4's; kept, not acted on)."},
             subcommands = {ListCmd.class, CreateCmd.class, UpdateCmd.class, RemoveCmd.class, RunCommand.class})
     public static final class Verify extends Group {
         @Override
@@ -63,8 +64,9 @@ public final class JobCommands {
     @Command(name = "sync-job", description = {"Manage sync jobs (sync.cfg).",
         "Keys: store, ns, remote, remote-store, remote-ns, max-depth, schedule, group-filter, remove-vanished,",
         "transfer-last, owner, encrypted-only, verified-only, resync-corrupt, rate-in, burst-in, rate-out,",
-        "burst-out, sync-direction (pull|push), comment.",
-        "--group-filter is repeatable (one filter each, as PBS)."},
+        "burst-out, sync-direction (pull|push), comment; run-on-mount, active-encryption-key,",
+        "associated-key (PBS's; kept, not acted on).",
+        "--group-filter and --associated-key are repeatable (one item each, as PBS)."},
             subcommands = {ListCmd.class, CreateCmd.class, UpdateCmd.class, RemoveCmd.class, RunCommand.class})
     public static final class Sync extends Group {
         @Override
@@ -75,7 +77,7 @@ public final class JobCommands {
 
     /** {@code jpbs remote}. */
     @Command(name = "remote", description = {"Manage remotes (remote.cfg).",
-        "Keys: host, port, auth-id, password, fingerprint, comment."},
+        "Keys: host, port, auth-id, password, fingerprint, comment; use-node-proxy (PBS 4's; kept, not acted on)."},
             subcommands = {ListCmd.class, CreateCmd.class, UpdateCmd.class, RemoveCmd.class})
     public static final class Remote extends Group {
         @Override

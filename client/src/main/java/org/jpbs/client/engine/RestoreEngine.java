@@ -238,6 +238,8 @@ public final class RestoreEngine {
      * verified as for {@link #restore(IndexFile, CryptConfig, OutputStream, String, ProgressListener)}.
      *
      * @param warnings receives one line per entry whose metadata could not be restored
+     * @throws org.jpbs.client.pxar.fs.NothingMatchedException if the options have patterns and no
+     *                                                         entry matched them (nothing restored)
      */
     public RestoreStats extractTree(IndexFile index, CryptConfig key, Path target, TreeExtractor.Options options,
                                     Consumer<String> warnings, String resource, ProgressListener progress)

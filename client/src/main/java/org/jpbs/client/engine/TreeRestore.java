@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.pxar.PxarDecoder;
 import org.jpbs.core.pxar.ReadAt;
+import org.jpbs.client.pxar.fs.NothingMatchedException;
 import org.jpbs.client.pxar.fs.TreeExtractor;
 import org.jpbs.client.restore.RestoreStats;
 import org.jpbs.core.crypto.CryptConfig;
@@ -51,10 +52,14 @@ final class TreeRestore {
             }
         });
         IOException extractFailure = null;
+        TreeExtractor extractor = new TreeExtractor(options, warnings);
         try (InputStream in = pipe.in) {
-            new TreeExtractor(options, warnings).extract(new PxarDecoder(in), target, payload);
+            extractor.extract(new PxarDecoder(in), target, payload);
         } catch (IOException e) {
             extractFailure = e;
+        }
+        if (extractFailure == null && !options.patterns().isEmpty() && extractor.restored() == 0) {
+            extractFailure = new NothingMatchedException(resource); // the stream was read to its end
         }
         try {
             RestoreStats stats = writer.get();

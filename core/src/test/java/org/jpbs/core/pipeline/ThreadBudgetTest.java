@@ -36,6 +36,13 @@ class ThreadBudgetTest {
                 maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
                 try {
                     spin(done.get());
+                    // hold on until two tasks overlapped once (on a loaded machine the spin alone
+                    // may end before another thread starts): the peak of at least 2 is then certain
+                    // whenever the budget allows it, and a budget of 1 would still show as peak 1
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                    while (maxInside.get() < 2 && System.nanoTime() < until) {
+                        Thread.onSpinWait();
+                    }
                 } finally {
                     inside.decrementAndGet();
                     done.incrementAndGet();

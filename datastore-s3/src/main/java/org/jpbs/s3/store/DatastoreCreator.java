@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.DatastoreConfigStore;
+import org.jpbs.datastore.config.PathConflictException;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.snapshot.Datastore;
 import org.jpbs.s3.client.S3Options;
@@ -80,8 +81,9 @@ public final class DatastoreCreator {
      * @param configDir   the directory of {@code datastore.cfg} and {@code s3.cfg}
      * @param props       the other {@code datastore.cfg} properties (comment, gc-schedule, tuning …)
      * @param backendText the {@code backend} property string, or null (a directory datastore)
-     * @throws BadParameter             for a bad name, path or backend, or an endpoint that is not in {@code s3.cfg}
-     * @throws IllegalArgumentException for another bad property, a known name or path (naming it)
+     * @throws BadParameter             for a bad name, path or backend, an endpoint that is not in {@code s3.cfg},
+     *                                  or a path that is a configured datastore's or inside or around one
+     * @throws IllegalArgumentException for another bad property or a known name (naming it)
      */
     public static DatastoreCreator check(Path configDir, String name, Path path, Map<String, String> props,
                                          String backendText, boolean reuse, boolean overwriteInUse, S3Options options)
@@ -118,7 +120,14 @@ public final class DatastoreCreator {
         }
         DatastoreConfig cfg = new DatastoreConfig(name, all); // validates every option
         DatastoreConfigStore store = DatastoreConfigStore.open(configDir);
-        store.read().withDatastore(cfg); // a known name or path is refused before anything is made
+        try {
+            store.read().withDatastore(cfg); // a known name or path is refused before anything is made
+            PathConflictException.checkEnclosing(cfg.path()).ifPresent(e -> {
+                throw e;
+            });
+        } catch (PathConflictException e) { // also an S3 datastore's local cache: it is the datastore's path
+            throw new BadParameter("path", e.getMessage(), true, e);
+        }
         return new DatastoreCreator(store, cfg, backend, endpoint, reuse, overwriteInUse, options);
     }
 

@@ -23,8 +23,8 @@ import org.jpbs.datastore.os.AtomicFiles;
 /**
  * Creates the on-disk skeleton of a datastore ({@code docs/formats.md#chunk-store-chunks}):
  * root 0755, {@code .chunks} 0750 with the 65,536 subdirectories {@code 0000..ffff} (0750),
- * an empty {@code .lock} 0644. Refuses a path that is a file, a non-empty directory or already
- * a datastore; on failure removes whatever it created.
+ * an empty {@code .lock} 0644. Refuses a path that is a file, a non-empty directory, already
+ * a datastore or inside one; on failure removes whatever it created.
  */
 final class ChunkStoreCreator {
     static final String CHUNKS = ".chunks";
@@ -36,6 +36,10 @@ final class ChunkStoreCreator {
     private ChunkStoreCreator() {}
 
     static void create(Path root) throws IOException {
+        java.util.Optional<Path> outer = ChunkStores.enclosingDatastore(root);
+        if (outer.isPresent()) {
+            throw new IOException("cannot create datastore: " + root + " is inside the datastore " + outer.get());
+        }
         boolean createdRoot = false;
         if (Files.exists(root, LinkOption.NOFOLLOW_LINKS) || Files.exists(root)) {
             if (!Files.isDirectory(root)) {

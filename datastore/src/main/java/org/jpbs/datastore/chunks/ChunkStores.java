@@ -13,12 +13,27 @@ public final class ChunkStores {
     private ChunkStores() {}
 
     /**
+     * The nearest directory above {@code path} that is a datastore ({@code .chunks} directory and
+     * {@code .lock} file): a datastore must not be made inside one
+     * ({@code docs/datastore-config.md#overlapping-paths}).
+     */
+    public static java.util.Optional<Path> enclosingDatastore(Path path) {
+        for (Path p = path.toAbsolutePath().normalize().getParent(); p != null; p = p.getParent()) {
+            if (java.nio.file.Files.isDirectory(p.resolve(ChunkStoreCreator.CHUNKS))
+                    && java.nio.file.Files.isRegularFile(p.resolve(org.jpbs.datastore.lock.DatastoreLock.LOCK_FILE))) {
+                return java.util.Optional.of(p);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Creates a new datastore skeleton at {@code datastoreRoot}: the root (0755, created with its
      * parents if missing, or an existing empty directory), {@code .chunks} (0750) with the
      * 65,536 subdirectories {@code 0000..ffff} (0750), an empty {@code .lock} (0644).
      *
-     * @throws IOException if the path is a file, a non-empty directory or already a datastore
-     *                     (message names the path), or on any I/O error (the partial skeleton is removed)
+     * @throws IOException if the path is a file, a non-empty directory, already a datastore or
+     *                     inside one (message names the path), or on any I/O error (the partial skeleton is removed)
      */
     public static DirectoryChunkStore create(Path datastoreRoot, SyncLevel syncLevel) throws IOException {
         Path r = datastoreRoot.toAbsolutePath().normalize();

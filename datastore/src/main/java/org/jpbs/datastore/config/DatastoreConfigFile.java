@@ -77,16 +77,18 @@ public final class DatastoreConfigFile {
     /**
      * Adds a datastore section (keys sorted, as PBS writes).
      *
-     * @throws IllegalArgumentException {@code "datastore '<name>' already exists"}, or if another
-     *                                  datastore has the same path
+     * @throws IllegalArgumentException {@code "datastore '<name>' already exists"}
+     * @throws PathConflictException    if another datastore has the same path, or one inside or
+     *                                  around it (PBS: {@code nested datastores not allowed: ...})
      */
     public DatastoreConfigFile withDatastore(DatastoreConfig c) {
         if (datastores.containsKey(c.name())) {
             throw new IllegalArgumentException("datastore '" + c.name() + "' already exists");
         }
         for (DatastoreConfig o : datastores.values()) {
-            if (o.path().normalize().equals(c.path().normalize())) {
-                throw new IllegalArgumentException("path " + c.path() + " is already used by datastore '" + o.name() + "'");
+            java.util.Optional<PathConflictException> conflict = PathConflictException.check(o.name(), o.path(), c.path());
+            if (conflict.isPresent()) {
+                throw conflict.get();
             }
         }
         return new DatastoreConfigFile(text.withSection(DatastoreConfig.TYPE, c.name(), c.properties()));

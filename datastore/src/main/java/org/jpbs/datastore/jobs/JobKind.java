@@ -87,7 +87,7 @@ public enum JobKind {
      * their items joined with {@code '\n'} ({@link JobConfig#values}).
      */
     public Set<String> listKeys() {
-        return this == SYNC ? Set.of("group-filter") : Set.of();
+        return this == SYNC ? Set.of("group-filter", "associated-key") : Set.of();
     }
 
     /** The keys a section must have. */
@@ -165,6 +165,9 @@ public enum JobKind {
         m.remove("disable");
         m.put("ignore-verified", JobKind::bool);
         m.put("outdated-after", (k, v) -> PropertyString.parseInt(k, v, 0, Integer.MAX_VALUE));
+        // PBS 4: threads of a verify job; kept and written back, jpbs verifies with its own thread budget
+        m.put("read-threads", (k, v) -> PropertyString.parseInt(k, v, 1, Integer.MAX_VALUE));
+        m.put("verify-threads", (k, v) -> PropertyString.parseInt(k, v, 1, Integer.MAX_VALUE));
         return m;
     }
 
@@ -190,6 +193,9 @@ public enum JobKind {
                 throw new IllegalArgumentException(k + ": '" + v + "' is not pull or push");
             }
         });
+        // newer PBS: the encryption keys of a sync job (kept and written back; jpbs does not act on them)
+        m.put("active-encryption-key", JobKind::keyId);
+        m.put("associated-key", JobKind::keyId);
         return m;
     }
 
@@ -205,7 +211,15 @@ public enum JobKind {
                 throw new IllegalArgumentException(k + ": '" + v + "' is not a SHA-256 fingerprint (32 hex bytes separated by ':')");
             }
         });
+        m.put("use-node-proxy", JobKind::bool); // PBS 4: kept and written back; jpbs connects directly
         return m;
+    }
+
+    /** A key id: one word without spaces (its exact form in PBS is not checked here). */
+    private static void keyId(String k, String v) {
+        if (v.isEmpty() || v.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            throw new IllegalArgumentException(k + ": '" + v + "' is not a key id (no spaces)");
+        }
     }
 
     static void bool(String k, String v) {

@@ -117,5 +117,16 @@ class DatastoreConfigTest {
         assertThrows(IllegalArgumentException.class, () -> f.withProperty("abc", "path", null), "path is required");
         assertEquals("path /x is already used by datastore 'abc'", assertThrows(IllegalArgumentException.class,
                 () -> f.withDatastore(new DatastoreConfig("other", Map.of("path", "/x")))).getMessage());
+        // PBS refuses overlapping paths, either way round, with its text; a prefix of a name is no nesting
+        assertEquals("nested datastores not allowed: 'abc' already in \"/x\"", assertThrows(IllegalArgumentException.class,
+                () -> f.withDatastore(new DatastoreConfig("inner", Map.of("path", "/x/y/z")))).getMessage());
+        assertEquals("nested datastores not allowed: 'abc' already in \"/x\"", assertThrows(IllegalArgumentException.class,
+                () -> f.withDatastore(new DatastoreConfig("inner", Map.of("path", "/x/./y/../y")))).getMessage());
+        DatastoreConfigFile deep = DatastoreConfigFile.parse("datastore: abc\n\tpath /srv/a/b\n", "d");
+        assertEquals("nested datastores not allowed: 'abc' already in \"/srv/a/b\"", assertThrows(
+                IllegalArgumentException.class, () -> deep.withDatastore(new DatastoreConfig("outer", Map.of("path", "/srv"))))
+                .getMessage());
+        assertTrue(deep.withDatastore(new DatastoreConfig("sibling", Map.of("path", "/srv/a/bb"))).datastore("sibling").isPresent());
+        assertTrue(deep.withDatastore(new DatastoreConfig("sibling", Map.of("path", "/srv/ab"))).datastore("sibling").isPresent());
     }
 }

@@ -67,6 +67,59 @@ class JobConfigStoreTest {
         }
     }
 
+    /**
+     * Every key PBS 3.x/4.x documents for these section types (its sync.cfg man page and API
+     * schema: also encrypted-only, verified-only, run-on-mount, resync-corrupt, the rate limits,
+     * the sync keys active-encryption-key and associated-key, verification read-threads and
+     * verify-threads, remote use-node-proxy): a file written by PBS loads, and a rewrite by jpbs
+     * keeps every line of it, whether jpbs acts on the key or not.
+     */
+    @Test
+    void everyKeyPbsWritesLoadsAndIsKeptWhenTheFileIsRewritten() throws Exception {
+        String fp = "aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff:00:11:22:33:44:55:66:77:88:99";
+        Map<JobKind, String> files = Map.of(
+                JobKind.PRUNE, "prune: p01\n\tcomment c\n\tdisable true\n\tkeep-daily 2\n\tkeep-hourly 3\n\tkeep-last 1\n"
+                        + "\tkeep-monthly 5\n\tkeep-weekly 4\n\tkeep-yearly 6\n\tmax-depth 2\n\tns a/b\n\tschedule daily\n"
+                        + "\tstore store1\n",
+                JobKind.VERIFY, "verification: v01\n\tcomment c\n\tignore-verified true\n\tmax-depth 3\n\tns a\n"
+                        + "\toutdated-after 30\n\tread-threads 2\n\tschedule daily\n\tstore store1\n\tverify-threads 4\n",
+                JobKind.SYNC, "sync: s01\n\tactive-encryption-key key-2024\n\tassociated-key key-2023\n"
+                        + "\tassociated-key key-2024\n\tburst-in 2MiB\n\tburst-out 3MiB\n\tcomment c\n\tencrypted-only true\n"
+                        + "\tgroup-filter type:vm\n\tgroup-filter exclude:group:vm/100\n\tmax-depth 2\n\tns a\n"
+                        + "\towner sync@pbs\n\trate-in 10MiB\n\trate-out 20MiB\n\tremote offsite\n\tremote-ns b\n"
+                        + "\tremote-store store2\n\tremove-vanished true\n\tresync-corrupt true\n\trun-on-mount true\n"
+                        + "\tschedule hourly\n\tstore store1\n\tsync-direction push\n\ttransfer-last 3\n"
+                        + "\tverified-only true\n",
+                JobKind.REMOTE, "remote: r01\n\tauth-id sync@pbs\n\tcomment c\n\tfingerprint " + fp + "\n"
+                        + "\thost pbs.example.net\n\tpassword c2VjcmV0\n\tport 8007\n\tuse-node-proxy true\n");
+        for (Map.Entry<JobKind, String> f : files.entrySet()) {
+            JobKind kind = f.getKey();
+            Files.writeString(dir.resolve(kind.file()), f.getValue());
+            JobConfigStore s = JobConfigStore.open(dir, kind);
+            String id = kind.sectionType().charAt(0) + "01";
+            JobConfig before = s.read().get(id).orElseThrow(() -> new AssertionError(kind + " did not load"));
+            for (String line : f.getValue().split("\n")) {
+                if (line.startsWith("\t")) {
+                    String key = line.substring(1, line.indexOf(' '));
+                    assertTrue(kind.keys().contains(key), kind + " lacks PBS key " + key);
+                    assertTrue(before.get(key).isPresent(), kind + ": " + key);
+                }
+            }
+            s.update(c -> c.withProperties(id, Map.of("comment", "changed")));
+            assertEquals(f.getValue().replace("\tcomment c\n", "\tcomment changed\n"),
+                    Files.readString(dir.resolve(kind.file())), kind + ": every other line kept as PBS wrote it");
+            assertEquals(before.props().size(), s.read().get(id).orElseThrow().props().size());
+        }
+        JobConfig sync = JobConfigStore.open(dir, JobKind.SYNC).read().get("s01").orElseThrow();
+        assertEquals(List.of("key-2023", "key-2024"), sync.values("associated-key"), "an array property, one line per item");
+        assertEquals(List.of("type:vm", "exclude:group:vm/100"), sync.values("group-filter"));
+        // the new keys are checked like the old ones when written by jpbs
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobKind.VERIFY.checkValue("read-threads", "0"))
+                .getMessage().startsWith("read-threads: "));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> JobKind.REMOTE.checkValue("use-node-proxy", "maybe"))
+                .getMessage().startsWith("use-node-proxy: "));
+    }
+
     @Test
     void badValuesAreRefusedNamingSectionAndKey() throws Exception {
         JobConfigStore s = JobConfigStore.open(dir, JobKind.VERIFY);

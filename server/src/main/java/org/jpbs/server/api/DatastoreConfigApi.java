@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.KeepOptions;
+import org.jpbs.datastore.config.PathConflictException;
 import org.jpbs.core.api.Upid;
 import org.jpbs.server.http.ApiException;
 import org.jpbs.server.http.RestResponse;
@@ -39,7 +40,8 @@ final class DatastoreConfigApi {
     /**
      * Refuses a name or path of a datastore the server already serves, from {@code datastore.cfg}
      * or the command line (the file alone does not know the latter; a section of the same name
-     * would take the served name over). PBS's text for the name.
+     * would take the served name over), and a path inside or around one of theirs. PBS's texts
+     * for the name and the nesting.
      */
     private static void refuseServed(ApiCall c, String name, Path path) throws IOException {
         Path wanted = path.isAbsolute() ? path.normalize() : null; // a relative one is refused by the check
@@ -49,6 +51,12 @@ final class DatastoreConfigApi {
             }
             if (wanted != null && o.path().toAbsolutePath().normalize().equals(wanted)) {
                 throw ApiException.badParam("path", "path is already used by datastore '" + o.name() + "'");
+            }
+            if (wanted != null) { // PBS: nested datastores not allowed (a parameter error, before the task)
+                java.util.Optional<PathConflictException> nested = PathConflictException.check(o.name(), o.path(), wanted);
+                if (nested.isPresent()) {
+                    throw ApiException.badParam("path", nested.get().getMessage());
+                }
             }
         }
     }

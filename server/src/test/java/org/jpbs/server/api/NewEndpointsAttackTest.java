@@ -175,6 +175,9 @@ class NewEndpointsAttackTest {
             {"name=copy1&path=" + enc(store + "/"), "'path': path is already used by datastore 'store'"},
             {"name=copy2&path=" + enc(tmp.resolve("x/../store").toString()) + "&reuse-datastore=1",
                 "'path': path is already used by datastore 'store'"},
+            // PBS's text; the other datastore's path is a server path, hidden as everywhere in answers
+            {"name=inner&path=" + enc(store + "/sub/inner"), "'path': nested datastores not allowed: 'store' already in \"<"},
+            {"name=around&path=" + enc(tmp.toString()), "'path': nested datastores not allowed: '"}, // any served one
             {"name=" + enc("../evil") + "&path=" + enc(tmp.resolve("evil").toString()), "'name'"},
             {"name=" + enc("a/b") + "&path=" + enc(tmp.resolve("evil").toString()), "'name'"},
             {"name=evil&path=" + enc(tmp.resolve("evil").toString()) + "&tuning=" + enc("sync-level=../x"), "tuning"},
@@ -184,7 +187,7 @@ class NewEndpointsAttackTest {
             Resp r = http.send("POST", "/api2/json/config/datastore", callers.get("admin"), c[0]);
             assertEquals(400, r.status(), c[0] + ": " + r.text());
             assertTrue(r.text().startsWith("parameter verification failed - ") && r.text().contains(c[1]), c[0] + ": " + r.text());
-            assertFalse(r.text().contains(config.toString()), r.text());
+            assertFalse(r.text().contains(config.toString()) || r.text().contains(tmp.toString()), r.text());
         }
         assertFalse(Files.exists(tmp.resolve("evil")));
         assertFalse(Files.exists(tmp.resolve("fresh")));

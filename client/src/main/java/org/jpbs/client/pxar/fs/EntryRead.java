@@ -75,7 +75,9 @@ final class EntryRead {
                 try {
                     linkTarget = sys.readlinkat(dir.fd, name);
                 } catch (SysException e) {
-                    vanishedOr(e, "cannot read symlink ");
+                    // EINVAL: no longer a symlink (replaced since the stat): as if it vanished
+                    vanishedOr(e.errno() == Libc.EINVAL ? new SysException("readlink", name, Libc.ENOENT) : e,
+                            "cannot read symlink ");
                 }
                 meta = Metadata.of(stat(0));
             }
@@ -95,6 +97,12 @@ final class EntryRead {
             fd = open(sys, dir.fd, name);
         } catch (SysException e) {
             vanishedOr(e, "cannot open ");
+            return;
+        }
+        if (!stillRegular(sys)) { // replaced between stat and open by a FIFO, device, ...: as if it vanished
+            close(sys);
+            warn("warning: file vanished while reading: " + EntryOutput.show(path));
+            skip = true;
             return;
         }
         try {
@@ -159,6 +167,21 @@ final class EntryRead {
         complete = whole;
     }
 
+    /**
+     * True if {@link #fd} is a regular file. Another regular file in its place is read as before
+     * (cut or padded to the size stat'ed, as pxar does); anything else is not read.
+     */
+    private boolean stillRegular(Sys sys) throws IOException {
+        Sys.FileStat now = new Sys.FileStat();
+        try {
+            sys.statx(fd, new byte[0], Libc.AT_EMPTY_PATH, now);
+        } catch (SysException e) {
+            close(sys);
+            throw new IOException("stat failed on " + EntryOutput.show(path) + ": " + Libc.strerror(e.errno()), e);
+        }
+        return now.type() == 0100000;
+    }
+
     private void vanishedOr(SysException e, String what) throws IOException {
         if (e.errno() == Libc.ENOENT) {
             warn("warning: file vanished while reading: " + EntryOutput.show(path));
@@ -178,9 +201,23 @@ final class EntryRead {
         warnings.add(w);
     }
 
-    /** Opens a regular file or directory for reading its metadata and contents ({@code O_NOATIME} if permitted). */
+    /**
+     * Opens a regular file or directory for reading its metadata and contents ({@code O_NOATIME}
+     * if permitted). {@code O_NONBLOCK}: the name may have become a FIFO since it was listed or
+     * stat'ed, and opening a FIFO without it waits for a writer, for ever if none comes (it has
+     * no effect on reading a regular file or a directory).
+     */
     static int open(Sys sys, int dirfd, byte[] name) throws SysException {
-        int flags = Libc.O_RDONLY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC | Libc.O_NOCTTY | Libc.O_NOATIME;
+        return open(sys, dirfd, name, 0);
+    }
+
+    /** {@link #open(Sys, int, byte[])} with {@code O_DIRECTORY}: ENOTDIR (or ELOOP) if the name is no longer a directory. */
+    static int openDirectory(Sys sys, int dirfd, byte[] name) throws SysException {
+        return open(sys, dirfd, name, Libc.O_DIRECTORY);
+    }
+
+    private static int open(Sys sys, int dirfd, byte[] name, int extra) throws SysException {
+        int flags = Libc.O_RDONLY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC | Libc.O_NOCTTY | Libc.O_NOATIME | Libc.O_NONBLOCK | extra;
         try {
             return sys.openat(dirfd, name, flags, 0);
         } catch (SysException e) {

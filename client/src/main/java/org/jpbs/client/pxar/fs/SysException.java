@@ -12,6 +12,12 @@ public final class SysException extends IOException {
         this.errno = errno;
     }
 
+    /** A refusal with its own reason instead of the errno's text (the errno is kept for callers). */
+    SysException(String op, byte[] name, int errno, String reason) {
+        super(op + (name.length > 0 ? " " + new String(name, StandardCharsets.UTF_8) : "") + ": " + reason);
+        this.errno = errno;
+    }
+
     /** The errno value. */
     public int errno() {
         return errno;

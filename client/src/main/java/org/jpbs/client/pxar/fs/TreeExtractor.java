@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -82,6 +83,8 @@ public final class TreeExtractor {
     private int writerThreads = defaultWriters();
     private FileWriters writers;
     private long seq;
+    /** Entries below the root that were restored (directories created for themselves included). */
+    private long restored;
     private final int euid;
     private final int egid;
     private ReadAt payload;
@@ -106,7 +109,35 @@ public final class TreeExtractor {
      * ({@code docs/pxar.md#benchmark}).
      */
     private static int defaultWriters() {
-        return Math.max(0, Integer.getInteger("jpbs.extract.writers", 0));
+        return writersFrom(System.getProperty(WRITERS_PROPERTY));
+    }
+
+    /** System property: writer threads of a restore. */
+    static final String WRITERS_PROPERTY = "jpbs.extract.writers";
+    /** The most writer threads {@value #WRITERS_PROPERTY} may ask for. */
+    static final int MAX_WRITERS = 64;
+
+    /**
+     * The writer threads {@code value} of {@value #WRITERS_PROPERTY} asks for: none if unset,
+     * else a whole number from 0 to {@value #MAX_WRITERS} (a typo was silently 0, a huge number
+     * ran the JVM out of memory).
+     *
+     * @throws IllegalArgumentException naming the property and the value otherwise
+     */
+    static int writersFrom(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(value.strip());
+            if (n >= 0 && n <= MAX_WRITERS) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException("system property " + WRITERS_PROPERTY + ": expected a number of writer threads from 0 to "
+                + MAX_WRITERS + ", got '" + value + "'");
     }
 
     /** How many threads write files (0: all on the caller's thread); call before extracting. */
@@ -116,6 +147,14 @@ public final class TreeExtractor {
         }
         this.writerThreads = threads;
         return this;
+    }
+
+    /**
+     * How many entries below the archive's root the last extraction restored (each matched
+     * directory, file, link, device, fifo and socket once); 0 after a pattern that matched nothing.
+     */
+    public long restored() {
+        return restored;
     }
 
     /** Extracts every entry of {@code decoder} into {@code target} (created if missing). */
@@ -246,12 +285,14 @@ public final class TreeExtractor {
             dirs.push(d);
             if (matched) {
                 parentFd();
+                restored++;
             }
             return;
         }
         if (!matched) {
             return;
         }
+        restored++;
         int parent = parentFd();
         switch (e.kind()) {
             case FILE -> file(decoder, e, parent, name);
@@ -266,7 +307,7 @@ public final class TreeExtractor {
                 }
                 replaceIfAllowed(parent, name);
                 try {
-                    sys.linkat(rootfd, e.linkTarget(), parent, name);
+                    linkBelow(rootfd, e.linkTarget(), parent, name);
                 } catch (SysException x) {
                     if (x.errno() != Libc.ENOENT || options.patterns().isEmpty()) {
                         throw x;
@@ -283,6 +324,60 @@ public final class TreeExtractor {
             }
             default -> throw new IllegalStateException("unexpected " + e.kind());
         }
+    }
+
+    /**
+     * Makes {@code name} in {@code parent} a hardlink to the archive's earlier file {@code target}
+     * (its path below the restore directory). The path is resolved below {@code rootfd} one
+     * component at a time, never through a symbolic link and never through "." or "..": a
+     * hostile archive cannot link a file from outside the restore directory into it (a symlink
+     * it made itself, or one already in the target, is not followed; PBS's extractor resolves
+     * the path as given).
+     */
+    private void linkBelow(int rootfd, byte[] target, int parent, byte[] name) throws SysException {
+        int start = 0;
+        while (start < target.length && target[start] == '/') {
+            start++; // the format has no leading slash; one would still be resolved below the root
+        }
+        int dir = rootfd;
+        try {
+            for (int i = start; i <= target.length; i++) {
+                if (i < target.length && target[i] != '/') {
+                    continue;
+                }
+                byte[] component = Arrays.copyOfRange(target, start, i);
+                if (component.length == 0 || Arrays.equals(component, DOT) || Arrays.equals(component, DOTDOT)) {
+                    throw notBelow(target, Libc.EINVAL);
+                }
+                if (i == target.length) {
+                    sys.linkat(dir, component, parent, name);
+                    return;
+                }
+                int next = sys.tryOpenat(dir, component, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
+                if (next < 0) {
+                    throw -next == Libc.ENOENT ? new SysException("link to hardlink target", target, Libc.ENOENT)
+                            : notBelow(target, -next);
+                }
+                if (dir != rootfd) {
+                    sys.close(dir);
+                }
+                dir = next;
+                start = i + 1;
+            }
+            throw notBelow(target, Libc.EINVAL); // not reached: the last component links or throws
+        } finally {
+            if (dir != rootfd) {
+                sys.close(dir);
+            }
+        }
+    }
+
+    private static final byte[] DOT = {'.'};
+    private static final byte[] DOTDOT = {'.', '.'};
+
+    private static SysException notBelow(byte[] target, int errno) {
+        return new SysException("link to hardlink target", target, errno,
+                "not a path below the restore directory without symbolic links");
     }
 
     /** The descriptor of the innermost directory, creating the not yet created ones on the way. */

@@ -160,7 +160,17 @@ final class TreeWalker {
             put(new Note(n));
         }
         boolean root = dir.path.length == 0;
-        List<Sys.DirEntry> listed = sys.list(dir.fd);
+        List<Sys.DirEntry> listed;
+        try {
+            listed = sys.list(dir.fd);
+        } catch (SysException e) {
+            if (e.errno() != Libc.ENOENT) {
+                throw new IOException("cannot read directory " + EntryOutput.show(dir.path) + ": " + Libc.strerror(e.errno()), e);
+            }
+            // removed while it was listed: archived as empty
+            put(new Note("warning: file vanished while reading: " + EntryOutput.show(dir.path)));
+            listed = List.of();
+        }
         Listed[] kept = new Listed[listed.size()];
         int n = 0;
         for (Sys.DirEntry e : listed) {
@@ -241,9 +251,9 @@ final class TreeWalker {
         }
         int fd;
         try {
-            fd = EntryRead.open(sys, parent.fd, name);
+            fd = EntryRead.openDirectory(sys, parent.fd, name);
         } catch (SysException e) {
-            if (e.errno() == Libc.ENOENT) {
+            if (e.errno() == Libc.ENOENT || e.errno() == Libc.ENOTDIR || e.errno() == Libc.ELOOP) { // gone, or no longer a directory
                 put(new Note("warning: file vanished while reading: " + EntryOutput.show(path)));
                 return;
             }

@@ -108,4 +108,17 @@ class ParallelExtractTest {
     private static byte[] bytes(Random rnd, int n) {
         return TrickyTreeRoundTripTest.bytes(rnd, n);
     }
+
+    @Test
+    void theWritersPropertyIsANumberFrom0To64() {
+        assertEquals(0, TreeExtractor.writersFrom(null));
+        assertEquals(0, TreeExtractor.writersFrom(" "));
+        assertEquals(3, TreeExtractor.writersFrom("3"));
+        assertEquals(64, TreeExtractor.writersFrom("64"));
+        for (String bad : new String[] {"abc", "-1", "65", "100000", "99999999999", "2.5"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TreeExtractor.writersFrom(bad), bad);
+            assertEquals("system property jpbs.extract.writers: expected a number of writer threads from 0 to 64, got '" + bad + "'",
+                    e.getMessage());
+        }
+    }
 }
