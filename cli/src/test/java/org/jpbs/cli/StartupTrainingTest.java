@@ -8,8 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The start-up cache's training run ({@code docs/design.md}, start-up): every step succeeds —
- * the local ones, the network round through an in-process {@code jpbs serve} and the S3 round on
- * the in-memory object store. The launcher does not show the training's output, so a step that
+ * the local ones and the network round through an in-process {@code jpbs serve}. The launcher
+ * does not show the training's output, so a step that
  * broke would otherwise only show as slower commands.
  */
 class StartupTrainingTest {
