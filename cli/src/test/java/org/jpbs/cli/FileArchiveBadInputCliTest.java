@@ -104,6 +104,11 @@ class FileArchiveBadInputCliTest {
                 "restore", "--repository", repo.toString(), snap, "root.pxar", out.toString(), "--pattern", "/nope/**",
                 "--pattern", "*.md");
         assertTrue(!Files.exists(out), "no directory left: " + r.all());
+        // parents the restore had to make for TARGET are not left either
+        Path parent = shared.resolve("nm-parent");
+        fails(ExitCodes.NOT_FOUND, "matched nothing in root.pxar", "restore", "--repository", repo.toString(), snap,
+                "root.pxar", parent.resolve("deeper/target").toString(), "--pattern", "/nope/**");
+        assertTrue(!Files.exists(parent), "no parent directory left");
         Path existing = Files.createDirectories(shared.resolve("existing-target"));
         fails(ExitCodes.NOT_FOUND, "matched nothing in root.pxar", "restore", "--repository", repo.toString(), snap,
                 "root.pxar", existing.toString(), "--pattern", "!*.txt");

@@ -227,7 +227,7 @@ public final class RestoreCommand implements Callable<Integer> {
             TreeExtractor.Options options) throws IOException {
         Progress progress = new Progress(index.size());
         Path dir = Path.of(target);
-        boolean existed = Files.exists(dir);
+        Path made = firstMissing(dir); // TARGET and the parents the restore makes for it, or null
         RestoreStats stats;
         try (ProgressRenderer r = output.startProgress(ctx, progress, serverName + ": ")) {
             stats = payload == null
@@ -236,11 +236,14 @@ public final class RestoreCommand implements Callable<Integer> {
                             progress);
         } catch (NothingMatchedException e) {
             // PBS's client ends silently with an empty directory; say so, and leave no directory made for it
-            if (!existed) {
-                try {
-                    Files.deleteIfExists(dir); // only if still empty
-                } catch (java.nio.file.DirectoryNotEmptyException left) {
-                    // something else wrote there meanwhile: keep it
+            if (made != null) {
+                Path stop = made.getParent();
+                for (Path p = dir.toAbsolutePath().normalize(); p != null && !p.equals(stop); p = p.getParent()) {
+                    try {
+                        Files.deleteIfExists(p); // only if still empty
+                    } catch (IOException left) { // not empty: something else wrote there meanwhile
+                        break; // keep it and its parents; the "matched nothing" error is what counts
+                    }
                 }
             }
             throw new NotFoundException(null, "--pattern " + patterns.stream().map(p -> "'" + p + "'")
@@ -249,6 +252,19 @@ public final class RestoreCommand implements Callable<Integer> {
         }
         output.info(ctx, Summary.restore(serverName, dir.toString(), stats));
         return 0;
+    }
+
+    /**
+     * The outermost of {@code dir} and its parents that does not exist yet (the restore makes it
+     * and everything below it down to {@code dir}), or null if {@code dir} exists.
+     */
+    private static Path firstMissing(Path dir) {
+        Path missing = null;
+        for (Path p = dir.toAbsolutePath().normalize(); p != null && !Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                p = p.getParent()) {
+            missing = p;
+        }
+        return missing;
     }
 
     /** Writes decoded content (a blob, the manifest's JSON) to TARGET. */
