@@ -20,6 +20,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jpbs.datastore.chunks.ChunkStores;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.datastore.os.AtomicFiles;
 import org.jpbs.datastore.snapshot.Datastore;
@@ -54,11 +55,13 @@ public final class DatastorePool {
 
     /**
      * Makes an empty datastore at {@code root} as {@link Datastore#create} does (which it calls
-     * when the pool is empty or off, or when {@code root} exists: that case keeps its checks).
+     * when the pool is empty or off, or when {@code root} exists or is inside a datastore: those
+     * cases keep its checks).
      */
     public static void create(Path root, SyncLevel syncLevel) throws IOException {
         Path r = root.toAbsolutePath().normalize();
-        if (!Files.exists(r, LinkOption.NOFOLLOW_LINKS)) {
+        // an existing path, or one inside a datastore, is left to Datastore.create and its refusals
+        if (!Files.exists(r, LinkOption.NOFOLLOW_LINKS) && ChunkStores.enclosingDatastore(r).isEmpty()) {
             Path pooled;
             while ((pooled = take()) != null) {
                 if (reset(pooled)) {

@@ -110,6 +110,21 @@ class DatastorePoolTest {
         assertEquals(fresh, layout(p), "a new datastore, not the odd one");
     }
 
+    /** The pool keeps Datastore.create's refusal of a datastore inside another one. */
+    @Test
+    void aPathInsideADatastoreIsRefusedAsByDatastoreCreate() throws Exception {
+        assumeTrue(onTmpfs(tmp) && onTmpfs(Path.of("/dev/shm")), "the pool works on tmpfs only");
+        Datastore.create(tmp.resolve("x/spare"), SyncLevel.NONE);
+        DatastorePool.recycleUnder(tmp.resolve("x"));
+        assertEquals(1, DatastorePool.pooled());
+        Path nested = reference.resolve("fresh/host/inner");
+        IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                () -> DatastorePool.create(nested, SyncLevel.NONE));
+        assertTrue(e.getMessage().contains("is inside the datastore"), e.getMessage());
+        assertFalse(Files.exists(reference.resolve("fresh/host")), "nothing made inside the outer datastore");
+        assertEquals(1, DatastorePool.pooled(), "the pooled datastore stays in the pool");
+    }
+
     @Test
     void anExistingDirectoryIsLeftToDatastoreCreate() throws Exception {
         Path existing = Files.createDirectory(tmp.resolve("existing"));
