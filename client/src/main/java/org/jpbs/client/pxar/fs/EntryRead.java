@@ -106,6 +106,12 @@ final class EntryRead {
             return;
         }
         try {
+            sys.blocking(fd); // a regular file: read it blocking (a FUSE or network file system may honour the flag)
+        } catch (SysException e) {
+            close(sys);
+            throw new IOException("cannot read " + EntryOutput.show(path) + ": " + Libc.strerror(e.errno()), e);
+        }
+        try {
             meta = new MetadataReader(sys, fd, dir.features, dir.magic).read(stat(0));
         } catch (SysException e) {
             close(sys);
@@ -204,8 +210,8 @@ final class EntryRead {
     /**
      * Opens a regular file or directory for reading its metadata and contents ({@code O_NOATIME}
      * if permitted). {@code O_NONBLOCK}: the name may have become a FIFO since it was listed or
-     * stat'ed, and opening a FIFO without it waits for a writer, for ever if none comes (it has
-     * no effect on reading a regular file or a directory).
+     * stat'ed, and opening a FIFO without it waits for a writer, for ever if none comes. A regular
+     * file's descriptor is switched back to blocking ({@link Sys#blocking}) before it is read.
      */
     static int open(Sys sys, int dirfd, byte[] name) throws SysException {
         return open(sys, dirfd, name, 0);

@@ -31,6 +31,8 @@ final class Libc {
     static final int O_NOCTTY = 0x100;
     static final int O_TRUNC = 0x200;
     static final int O_NONBLOCK = 0x800;
+    static final int F_GETFL = 3;
+    static final int F_SETFL = 4;
     static final int O_DIRECTORY = AARCH64 ? 0x4000 : 0x10000;
     static final int O_NOFOLLOW = AARCH64 ? 0x8000 : 0x20000;
     static final int O_NOATIME = 0x40000;
@@ -66,6 +68,7 @@ final class Libc {
     static final MethodHandle WRITE_HEAP;  // the same, given a Java array's memory (no copy)
     static final MethodHandle LSEEK;       // off_t lseek(int, off_t, int)
     static final MethodHandle FTRUNCATE;   // int ftruncate(int, off_t)
+    static final MethodHandle FCNTL;       // int fcntl(int, int, ...int)
     static final MethodHandle FSTATFS;     // int fstatfs(int, struct statfs*)
     static final MethodHandle MKDIRAT;     // int mkdirat(int, const char*, mode_t)
     static final MethodHandle MKNODAT;     // int mknodat(int, const char*, mode_t, dev_t)
@@ -106,6 +109,8 @@ final class Libc {
                 Linker.Option.critical(true));
         LSEEK = bind(linker, libc, ce, "lseek", FunctionDescriptor.of(L, I, L, I));
         FTRUNCATE = bind(linker, libc, ce, "ftruncate", FunctionDescriptor.of(I, I, L));
+        FCNTL = linker.downcallHandle(libc.find("fcntl").orElseThrow(), FunctionDescriptor.of(I, I, I, I), ce,
+                Linker.Option.firstVariadicArg(2));
         FSTATFS = bind(linker, libc, ce, "fstatfs", FunctionDescriptor.of(I, I, A));
         MKDIRAT = bind(linker, libc, ce, "mkdirat", FunctionDescriptor.of(I, I, A, I));
         MKNODAT = bind(linker, libc, ce, "mknodat", FunctionDescriptor.of(I, I, A, I, L));

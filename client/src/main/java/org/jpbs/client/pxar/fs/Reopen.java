@@ -24,7 +24,16 @@ final class Reopen {
             }
             throw e;
         }
-        return same(sys, fd, expected);
+        int same = same(sys, fd, expected);
+        if (same >= 0) {
+            try {
+                sys.blocking(same); // the inode stat'ed as a regular file: read it blocking
+            } catch (SysException e) {
+                sys.close(same);
+                throw e;
+            }
+        }
+        return same;
     }
 
     /**

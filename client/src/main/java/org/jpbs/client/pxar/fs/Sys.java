@@ -399,6 +399,18 @@ final class Sys implements AutoCloseable {
         return r;
     }
 
+    /** Clears {@code O_NONBLOCK} on an open descriptor (fcntl F_GETFL, F_SETFL). */
+    void blocking(int fd) throws SysException {
+        int flags = call(() -> (int) Libc.FCNTL.invokeExact(capture, fd, Libc.F_GETFL, 0));
+        if (flags < 0) {
+            throw fail("fcntl", new byte[0]);
+        }
+        if ((flags & Libc.O_NONBLOCK) != 0) {
+            check(call(() -> (int) Libc.FCNTL.invokeExact(capture, fd, Libc.F_SETFL, flags & ~Libc.O_NONBLOCK)), "fcntl",
+                    new byte[0]);
+        }
+    }
+
     void ftruncate(int fd, long size) throws SysException {
         check(call(() -> (int) Libc.FTRUNCATE.invokeExact(capture, fd, size)), "truncate", new byte[0]);
     }
