@@ -37,9 +37,15 @@ class SyncPushOwnerTest {
 
     private static List<String> run(NetTestServer local, JobConfig job) throws Exception {
         ServerServices svc = local.server.services();
-        Upid upid = svc.scheduler().runNow(new ScheduledJobs(svc, local.dir.resolve("config")).of(job), "root@pam");
+        var scheduled = new ScheduledJobs(svc, local.dir.resolve("config")).of(job);
+        Upid upid = svc.scheduler().runNow(scheduled, "root@pam");
         for (int i = 0; i < 1200 && svc.tasks().log(upid, 0, 1).active(); i++) {
             Thread.sleep(100);
+        }
+        // the scheduler lets go of the job just after the task's log ends: a second run now could
+        // still find it running (failed once in CI: "job 'bob-push' is already running")
+        for (int i = 0; i < 200 && svc.scheduler().isRunning(scheduled); i++) {
+            Thread.sleep(50);
         }
         return svc.tasks().log(upid, 0, Long.MAX_VALUE).lines();
     }
