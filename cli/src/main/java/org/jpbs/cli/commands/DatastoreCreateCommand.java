@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
 import org.jpbs.cli.admin.ConfigDirOption;
 import org.jpbs.datastore.chunks.SyncLevel;
-import org.jpbs.datastore.config.DatastoreConfig;
 import org.jpbs.datastore.config.DatastoreConfigStore;
 import org.jpbs.datastore.config.PathConflictException;
 import org.jpbs.datastore.config.DatastoreTuning;
@@ -80,11 +79,9 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
      * datastore directory ({@code docs/datastore-config.md#overlapping-paths}): a usage error.
      */
     private static void refuseNested(Path configDir, Path path) throws IOException {
-        for (DatastoreConfig o : DatastoreConfigStore.open(configDir).read().datastores()) {
-            java.util.Optional<PathConflictException> c = PathConflictException.check(o.name(), o.path(), path);
-            if (c.isPresent()) {
-                throw new UsageException("PATH: " + c.get().getMessage(), c.get());
-            }
+        java.util.Optional<PathConflictException> c = DatastoreConfigStore.open(configDir).read().pathConflict(path);
+        if (c.isPresent()) {
+            throw new UsageException("PATH: " + c.get().getMessage(), c.get());
         }
         java.util.Optional<PathConflictException> inside = PathConflictException.checkEnclosing(path);
         if (inside.isPresent()) {

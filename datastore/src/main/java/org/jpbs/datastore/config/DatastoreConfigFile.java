@@ -1,6 +1,7 @@
 package org.jpbs.datastore.config;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -85,13 +86,25 @@ public final class DatastoreConfigFile {
         if (datastores.containsKey(c.name())) {
             throw new IllegalArgumentException("datastore '" + c.name() + "' already exists");
         }
-        for (DatastoreConfig o : datastores.values()) {
-            java.util.Optional<PathConflictException> conflict = PathConflictException.check(o.name(), o.path(), c.path());
-            if (conflict.isPresent()) {
-                throw conflict.get();
-            }
+        java.util.Optional<PathConflictException> conflict = pathConflict(c.path());
+        if (conflict.isPresent()) {
+            throw conflict.get();
         }
         return new DatastoreConfigFile(text.withSection(DatastoreConfig.TYPE, c.name(), c.properties()));
+    }
+
+    /**
+     * The first datastore of this file whose path a new datastore at {@code wanted} would overlap
+     * (the same directory, or one inside the other), as {@link PathConflictException#check}.
+     */
+    public java.util.Optional<PathConflictException> pathConflict(Path wanted) {
+        for (DatastoreConfig o : datastores.values()) {
+            java.util.Optional<PathConflictException> conflict = PathConflictException.check(o.name(), o.path(), wanted);
+            if (conflict.isPresent()) {
+                return conflict;
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /**
