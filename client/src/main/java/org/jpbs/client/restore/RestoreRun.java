@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jpbs.client.progress.ProgressListener;
 import org.jpbs.core.blob.EncodedChunk;
 import org.jpbs.core.blob.ZeroChunks;
@@ -99,6 +100,7 @@ final class RestoreRun {
      * chunks (by digest or by content) are skipped.
      */
     RestoreStats toChannel(Loader loader, int permits, boolean sparse, FileChannel target) throws IOException {
+        ReentrantLock writing = new ReentrantLock();
         return unordered(loader, permits, sparse, (i, data, len) -> {
             if (data == null) {
                 data = zeros.buffer(len);
@@ -107,7 +109,13 @@ final class RestoreRun {
                 counters.skippedBytes.add(len);
                 return;
             }
-            writeFully(target, data, len, index.chunkStart(i));
+            // one write at a time: concurrent writes to one file spin on its inode lock in the kernel
+            writing.lock();
+            try {
+                writeFully(target, data, len, index.chunkStart(i));
+            } finally {
+                writing.unlock();
+            }
         });
     }
 
