@@ -79,6 +79,7 @@ public final class Main implements Callable<Integer> {
     public static void main(String[] args) {
         configureJvm();
         int rc = run(args);
+        org.jpbs.client.http.EventLoops.shutdown();   // else the JVM's exit waits 300 ms for them
         System.exit(rc);
     }
 
