@@ -64,11 +64,18 @@ public final class S3Connector {
                 .expectContinueEnabled(false)
                 .connectionTimeout(o.timeout())
                 .socketTimeout(o.timeout());
-        if (cfg.fingerprint() != null) {
+        boolean boring = S3Tls.useBoringSsl();
+        if (cfg.fingerprint() != null || boring) {
             try {
-                SSLContext ctx = SSLContext.getInstance("TLS");
-                ctx.init(null, new TrustManager[] {new PinnedTrust(cfg.fingerprint())}, null);
-                http.socketFactory(new SSLConnectionSocketFactory(ctx, NoopHostnameVerifier.INSTANCE));
+                SSLContext ctx = boring ? S3Tls.boringSslContext() : SSLContext.getInstance("TLS");
+                if (cfg.fingerprint() != null) {
+                    ctx.init(null, new TrustManager[] {new PinnedTrust(cfg.fingerprint())}, null);
+                    http.socketFactory(new SSLConnectionSocketFactory(ctx, NoopHostnameVerifier.INSTANCE));
+                } else {
+                    ctx.init(null, null, null);
+                    http.socketFactory(new SSLConnectionSocketFactory(ctx,
+                            SSLConnectionSocketFactory.getDefaultHostnameVerifier()));
+                }
             } catch (GeneralSecurityException e) {
                 throw new IllegalArgumentException("s3 endpoint " + cfg.id() + ": TLS setup failed: " + e.getMessage(), e);
             }
