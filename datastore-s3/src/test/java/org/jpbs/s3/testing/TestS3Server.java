@@ -33,6 +33,7 @@ public final class TestS3Server implements AutoCloseable {
     private final S3Proxy proxy;
     private final BlobStore store;
     private final String fingerprint;
+    private X509Certificate certificate;
 
     private TestS3Server(S3Proxy proxy, BlobStore store, String fingerprint) {
         this.proxy = proxy;
@@ -84,12 +85,19 @@ public final class TestS3Server implements AutoCloseable {
             }
             Thread.sleep(10);
         }
-        return new TestS3Server(proxy, store, fp);
+        TestS3Server server = new TestS3Server(proxy, store, fp);
+        server.certificate = cert;
+        return server;
     }
 
     /** The HTTPS port. */
     public int port() {
         return proxy.getSecurePort();
+    }
+
+    /** The server's self-signed certificate (SAN 127.0.0.1 and localhost), e.g. for a trust store. */
+    public X509Certificate certificate() {
+        return certificate;
     }
 
     /** The certificate's SHA-256 fingerprint ({@code aa:bb:…}). */
