@@ -68,14 +68,11 @@ public final class S3Connector {
         if (cfg.fingerprint() != null || boring) {
             try {
                 SSLContext ctx = boring ? S3Tls.boringSslContext() : SSLContext.getInstance("TLS");
-                if (cfg.fingerprint() != null) {
-                    ctx.init(null, new TrustManager[] {new PinnedTrust(cfg.fingerprint())}, null);
-                    http.socketFactory(new SSLConnectionSocketFactory(ctx, NoopHostnameVerifier.INSTANCE));
-                } else {
-                    ctx.init(null, null, null);
-                    http.socketFactory(new SSLConnectionSocketFactory(ctx,
-                            SSLConnectionSocketFactory.getDefaultHostnameVerifier()));
-                }
+                boolean pinned = cfg.fingerprint() != null;
+                // pinned: the fingerprint decides, no CA or host name check; else the system's CAs
+                ctx.init(null, pinned ? new TrustManager[] {new PinnedTrust(cfg.fingerprint())} : null, null);
+                http.socketFactory(new SSLConnectionSocketFactory(ctx, pinned ? NoopHostnameVerifier.INSTANCE
+                        : SSLConnectionSocketFactory.getDefaultHostnameVerifier()));
             } catch (GeneralSecurityException e) {
                 throw new IllegalArgumentException("s3 endpoint " + cfg.id() + ": TLS setup failed: " + e.getMessage(), e);
             }
