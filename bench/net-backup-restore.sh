@@ -190,6 +190,14 @@ if [ -n "$lb" ] && [ -n "$lr" ]; then
   printf 'ceiling of loopback / local on %s cores at this CPU per command: backup %s  restore %s\n' "$cores" \
     "$(ceiling backup-local backup-loopback-16)" "$(ceiling restore-local restore-loopback-16)"
 fi
+# the floor under any network backup: the client does at least the local engine's work, and the server
+# checks every new chunk (CRC, zstd decompression, SHA-256 of the plaintext: PBS does it too)
+check=$("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
+  -cp "$root/cli/target/jpbs-cli.jar:$root/cli/target/lib/*" "$here/bench/UploadCheckCost.java" "$lds" 3 3 | awk '{print $2}')
+lcpu=$(med "${ccpu[backup-local]}")
+printf "server's upload check of this backup's chunks, warm, one thread: %s CPU s; with the local engine's %s CPU s\n" "$check" "$lcpu"
+printf 'that bounds loopback / local backup on %s cores even if TLS, HTTP/2 and the second process cost nothing: %s\n' \
+  "$cores" "$(awk -v w="${secs[backup-local]}" -v c="$lcpu" -v k="$check" -v n="$cores" 'BEGIN{printf "%.2f", w * n / (c + k)}')"
 fi
 
 if [ "${JPBS_BENCH_MEM:-1}" != 0 ]; then

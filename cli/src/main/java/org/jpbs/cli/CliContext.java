@@ -22,13 +22,14 @@ public record CliContext(PrintStream out, PrintStream err, OutputStream rawOut, 
         boolean stderrIsTerminal) {
 
     /**
-     * The real process: {@code System.out}/{@code System.err}, the real environment, and the home
+     * The real process: {@code System.out}/{@code System.err}, standard output for data that fails
+     * on a write error ({@link StdoutStream}), the real environment, and the home
      * directory from {@code $HOME} (as shell users expect), else Java's {@code user.home}.
      */
     public static CliContext system() {
         String home = System.getenv("HOME");
         Path homeDir = home != null && !home.isEmpty() ? Path.of(home) : Path.of(System.getProperty("user.home"));
-        return new CliContext(System.out, System.err, System.out, System.getenv(), homeDir,
+        return new CliContext(System.out, System.err, StdoutStream.system(), System.getenv(), homeDir,
                 ProgressRenderer.stderrIsTerminal());
     }
 

@@ -94,7 +94,7 @@ public final class Main implements Callable<Integer> {
      * {@link #LOG_FORMAT} ({@code java.util.logging.SimpleFormatter.format}), and Netty's machine
      * id ({@code io.netty.machineId}, a random locally administered MAC) so that a host without a
      * network interface is not warned about on every command ("Failed to find a usable hardware
-     * address"), and SLF4J's own warnings off ({@code slf4j.internal.verbosity}: no provider is
+     * address"), Netty's buffer leak detector off ({@code io.netty.leakDetection.level}), and SLF4J's own warnings off ({@code slf4j.internal.verbosity}: no provider is
      * on the class path, on purpose). Settings given with {@code -D} win.
      */
     public static void configureJvm() {
@@ -111,6 +111,12 @@ public final class Main implements Callable<Integer> {
                 b.append(b.isEmpty() ? "" : ":").append(String.format("%02x", x & 0xff));
             }
             System.setProperty("io.netty.machineId", b.toString());
+        }
+        // Netty's buffer leak detector samples one allocation in 128 and records a stack trace for
+        // it: 13 % of the server's CPU in a backup, 24 % in a restore (docs/network-client.md,
+        // "Session 11"). The tests, which do not come through here, keep it on.
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
         }
         // Netty probes for SLF4J (slf4j-api comes with a dependency, no provider does) before it
         // falls back to java.util.logging: without this SLF4J prints three warning lines on

@@ -62,6 +62,23 @@ class ServeCliTest {
     }
 
     @Test
+    void badS3TlsSettingStopsTheServerBeforeItStarts() throws IOException {
+        String old = System.getProperty("jpbs.s3.tls");
+        System.setProperty("jpbs.s3.tls", "foo");
+        try {
+            CliRunner.Result r = serve("--bind", "127.0.0.1", "--port", "0", "--datastore", "store1=" + tmp.resolve("s"));
+            oneLine(r, 2, "-Djpbs.s3.tls must be jdk or boringssl, got 'foo'");
+            assertFalse(Files.exists(tmp.resolve("s")), r.all());
+        } finally {
+            if (old == null) {
+                System.clearProperty("jpbs.s3.tls");
+            } else {
+                System.setProperty("jpbs.s3.tls", old);
+            }
+        }
+    }
+
+    @Test
     void portInUseNamesAddressAndPort() throws IOException {
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

@@ -70,6 +70,11 @@ public final class ServeCommand implements Callable<Integer> {
             throw new UsageException("--port must be 0..65535, got " + port);
         }
         checkBind();
+        try {
+            org.jpbs.s3.client.S3Connector.checkTlsSetting();
+        } catch (IllegalStateException e) {
+            throw new UsageException(e.getMessage());
+        }
         Map<String, Path> given = parseDatastores();
         Path configDir = config.resolve(ctx);
         if (Files.exists(configDir) && !Files.isDirectory(configDir)) {

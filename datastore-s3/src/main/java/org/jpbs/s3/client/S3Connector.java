@@ -34,6 +34,18 @@ public final class S3Connector {
     }
 
     /**
+     * Checks {@code -Djpbs.s3.tls} when it is set, so that a server refuses to start with a bad value
+     * instead of failing every request to an S3 datastore later.
+     *
+     * @throws IllegalStateException naming the setting and what is wrong
+     */
+    public static void checkTlsSetting() {
+        if (!System.getProperty("jpbs.s3.tls", "").isBlank()) {
+            S3Tls.useBoringSsl();
+        }
+    }
+
+    /**
      * Opens the object store of one datastore: objects under {@code <storePrefix>/} in
      * {@code bucket}.
      *

@@ -336,8 +336,23 @@ public final class S3ObjectStore implements ObjectStore {
             throw new IOException(msg, e);
         } catch (SdkClientException e) {
             throw new ObjectStoreUnavailableException(couldNot(what, key) + " after " + options.maxAttempts()
-                    + " attempts: " + e.getMessage(), e);
+                    + " attempts: " + clientError(e), e);
         }
+    }
+
+    /**
+     * The SDK's message, except for a certificate the JDK could not check against the trusted CAs,
+     * whose message names JDK-internal classes ("PKIX path building failed: sun.security...").
+     */
+    static String clientError(SdkClientException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.security.cert.CertPathBuilderException
+                    || t instanceof java.security.cert.CertPathValidatorException) {
+                return "the endpoint's TLS certificate is not signed by a trusted certificate authority"
+                        + " (for a self-signed certificate, set the endpoint's fingerprint)";
+            }
+        }
+        return e.getMessage();
     }
 
     /** "could not read|write|delete s3://bucket/prefix/key" for a failed operation. */
