@@ -24,7 +24,7 @@
 #                       JPBS_BENCH_MEM_ONLY=1 runs only that server figure (no throughput table, no
 #                       client figure; SIZE_MIB still names the image the slices come from)
 #   SERVE_JAVA_OPTS     extra JVM options of the server (e.g. -Xmx512m, -XX:NativeMemoryTracking=summary)
-# The server runs for the whole benchmark (warmed up by one backup and restore first); before
+# The server runs for the whole benchmark (warmed up by three backups and restores first); before
 # each timed backup the datastore's chunks and snapshots are deleted, so every chunk is uploaded
 # and stored. Times are wall-clock seconds of whole client commands (JVM start included); MiB =
 # 2^20 bytes; RSS is VmHWM. Client, server and proxy share the machine's cores.
@@ -116,7 +116,9 @@ if [ "$mem_only" != 1 ]; then
 start_server "$ds"
 rm -rf "$lds"
 "$jpbs" datastore create "$lds" >/dev/null 2>&1
-backup "$(repo "$port")" 16 >/dev/null; restore "$(repo "$port")" 16 >/dev/null   # warm-up of the server
+# warm-up of the server, which in use runs for days: its JIT still compiles a few hundred methods
+# in each of the first backups (docs/network-client.md, "Session 11")
+for _ in 1 2 3; do fresh "$ds"; backup "$(repo "$port")" 16 >/dev/null; restore "$(repo "$port")" 16 >/dev/null; done
 
 # the latency proxy (runs for the whole benchmark)
 java "$here/bench/DelayProxy.java" "$pport" 127.0.0.1 "$port" "$delay" >"$dsdir/proxy.log" 2>&1 &
