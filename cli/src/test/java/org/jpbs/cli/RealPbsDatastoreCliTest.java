@@ -50,17 +50,12 @@ class RealPbsDatastoreCliTest {
     static Result jpbs(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream oldOut = System.out, oldErr = System.err;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
              PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            System.setOut(o);
-            System.setErr(e);
-            int code = Main.run(args);
+            CliContext sys = CliContext.system();
+            int code = Main.run(new CliContext(o, e, o, sys.env(), sys.home(), false), args);
             return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
                     out.toByteArray());
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
         }
     }
 

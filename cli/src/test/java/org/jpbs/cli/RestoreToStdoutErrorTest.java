@@ -60,7 +60,7 @@ class RestoreToStdoutErrorTest {
         Process p = restoreToStdout(repo).redirectOutput(new File("/dev/full")).start();
         String err = stderrOf(p);
         assertEquals(1, p.exitValue(), err);
-        assertTrue(err.contains("no space left on device"), err);
+        assertTrue(err.contains("jpbs: error: cannot write to standard output: no space left on device"), err);
         assertEquals(1, err.strip().lines().count(), err);
     }
 

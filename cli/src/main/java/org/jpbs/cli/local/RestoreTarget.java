@@ -270,16 +270,19 @@ public final class RestoreTarget implements AutoCloseable {
     /**
      * An error of a restore named after its TARGET: a full file system or used-up quota becomes
      * {@code TARGET <spec>: no space left on device} (the JDK's bare "No space left on device"
-     * names nothing); anything else is returned as it is.
+     * names nothing), or {@code cannot write to standard output: ...} for {@code -}; anything
+     * else is returned as it is.
      */
     public static IOException named(String spec, IOException e) {
         if (!org.jpbs.datastore.os.StorageFullException.isNoSpace(e)) {
             return e;
         }
         String reason = String.valueOf(e.getMessage()).contains("quota") ? "disk quota exceeded" : "no space left on device";
-        IOException n = new IOException("TARGET " + spec + ": " + reason
-                + (spec.equals("-") || spec.startsWith("/dev/") ? "" : " (the partial file was removed)"), e);
-        return n;
+        if (spec.equals("-")) {
+            return new IOException("cannot write to standard output: " + reason, e);
+        }
+        return new IOException("TARGET " + spec + ": " + reason
+                + (spec.startsWith("/dev/") ? "" : " (the partial file was removed)"), e);
     }
 
     /** True if the target takes positional writes ({@link #channel()}), false for a stream. */

@@ -2,6 +2,7 @@ package org.jpbs.client.pxar.fs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayOutputStream;
@@ -64,7 +65,14 @@ class ReadAheadTest extends DiskDirTest {
                     null, w -> { }).readAhead(2, 64, 1 << 20, 64 << 10).archive(src, failing));
             assertEquals("disk full (test)", e.getMessage());
         }
-        assertEquals(before, openDescriptors(), "descriptors open before and after the failed archives");
+        // the JVM opens and closes descriptors of its own meanwhile (one fewer was seen in CI):
+        // a leak is more descriptors after than before, across a few looks
+        long after = openDescriptors();
+        for (int i = 0; i < 20 && after > before; i++) {
+            Thread.sleep(50);
+            after = openDescriptors();
+        }
+        assertTrue(after <= before, "descriptors open before " + before + ", after the failed archives " + after);
     }
 
     /** 40 directories of 0..60 files from empty to 300 KiB, symlinks, hardlinks, a fifo. */
