@@ -11,10 +11,14 @@
 #   THREADS    writer thread counts (default 1 16)
 # Environment: JPBS_BENCH_DIR (source image, default /tmp/jpbs-bench), JPBS_BENCH_DS_DIR
 #   (datastore, default /dev/shm/jpbs-hv-bench), JPBS_BENCH_PORT (default 18017),
-#   JPBS_BENCH_BUILD (the checkout to measure, default this one).
+#   JPBS_BENCH_BUILD (the checkout to measure, default this one), JPBS_BENCH_DRIVER_OPTS (extra JVM
+#   options of the driver, e.g. -Xlog:gc:file=/tmp/gc.log).
 # Before each run the datastore's chunks are deleted, so every chunk is uploaded and stored.
 # Columns: wall-clock seconds and CPU of the driver from opening the session to finish (JVM start
-# excluded), the server's CPU over the same run, and the driver's peak RSS.
+# excluded), the server's CPU over the same run, and the driver's peak RSS. Below the table: the CPU
+# seconds of a run (driver + server) and the speed-up two cores allow at them (the first thread
+# count's time over the last one's CPU spread over all cores; and the same if the last count
+# cost no more CPU than the first).
 set -euo pipefail
 here="$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)"
 root=$(readlink -f "${JPBS_BENCH_BUILD:-$here}")
@@ -45,8 +49,9 @@ serve_identity
 start_server "$ds"
 cp="$root/cli/target/jpbs-cli.jar:$root/cli/target/lib/*"
 drive() { # threads id [size]
+  # shellcheck disable=SC2086 # JPBS_BENCH_DRIVER_OPTS is a list of options
   "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp "$cp" \
-    "$here/bench/HypervisorBench.java" "root@pam!bench@127.0.0.1:$port:store1" "$src" "${3:-$size}" "$1" "$2"
+    ${JPBS_BENCH_DRIVER_OPTS:-} "$here/bench/HypervisorBench.java" "root@pam!bench@127.0.0.1:$port:store1" "$src" "${3:-$size}" "$1" "$2"
 }
 fresh() { find "$ds/.chunks" -type f -delete; rm -rf "$ds/vm"; }
 
@@ -63,6 +68,7 @@ for r in $(seq "$runs"); do
     echo "  run $r, $t threads: $secs s, driver CPU $cpu %, server CPU $scpu %, peak RSS $rss MiB," \
       "$chunks chunks ($up uploaded); load $(load)" >&2
     col[secs-$t]+=" $secs"; col[cpu-$t]+=" $cpu"; col[scpu-$t]+=" $scpu"; col[rss-$t]+=" $rss"
+    col[tot-$t]+=" $(awk -v c="$cpu" -v d="$scpu" -v s="$secs" 'BEGIN{printf "%.2f", (c+d)*s/100}')"
   done
 done
 med() { # shellcheck disable=SC2086
@@ -77,4 +83,11 @@ done
 first=$1; last=${*: -1}
 printf 'speed-up, %s writers vs %s: %sx (goal on 2 cores: >= 1.8x)\n' "$last" "$first" \
   "$(awk -v a="$(med "secs-$first")" -v b="$(med "secs-$last")" 'BEGIN{printf "%.2f", a/b}')"
+# What two cores allow: the CPU seconds (driver + server) of a run spread over all cores.
+n=$(nproc)
+printf 'CPU s per run (driver + server), median: %s writers %s, %s writers %s\n' "$first" "$(med "tot-$first")" \
+  "$last" "$(med "tot-$last")"
+printf 'ceiling of the speed-up on %s cores at these CPU figures: %sx (%s writers'"'"' CPU), %sx (if %s writers cost no more CPU than %s)\n' \
+  "$n" "$(awk -v a="$(med "secs-$first")" -v c="$(med "tot-$last")" -v n="$n" 'BEGIN{printf "%.2f", a/(c/n)}')" "$last" \
+  "$(awk -v a="$(med "secs-$first")" -v c="$(med "tot-$first")" -v n="$n" 'BEGIN{printf "%.2f", a/(c/n)}')" "$last" "$first"
 echo "uptime at end: $(uptime)"
