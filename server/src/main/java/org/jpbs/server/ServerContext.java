@@ -38,19 +38,6 @@ public final class ServerContext {
     }
 
     /**
-     * True if a datastore called {@code store} is configured.
-     *
-     * @throws org.jpbs.server.http.ApiException 400 with the config's error if {@code datastore.cfg} is broken
-     */
-    public boolean exists(String store) {
-        try {
-            return services.datastores().knows(store);
-        } catch (org.jpbs.datastore.config.DatastoreLookupException e) {
-            throw org.jpbs.server.http.ApiException.badRequest(e.getMessage());
-        }
-    }
-
-    /**
      * Looks a datastore up for an operation (maintenance mode enforced); close the handle when
      * the operation ends.
      *

@@ -222,7 +222,8 @@ class DatastoreAdminTest {
         assertEquals(200, st.status(), st.text());
         assertEquals(Set.of("avail", "total", "used"), fields(st.json().get("data")));
         config.update(f -> f.withoutDatastore("store3"));
-        assertEquals(403, get(DS + "/store3/status").status(), "gone at once: like an unknown store");
+        Resp gone = get(DS + "/store3/status");
+        assertEquals("400 no such datastore 'store3'", gone.status() + " " + gone.text(), "gone at once");
     }
 
     static Set<String> fields(JsonNode o) {

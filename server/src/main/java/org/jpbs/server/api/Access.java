@@ -17,8 +17,10 @@ import org.jpbs.server.http.HiddenPaths;
 /**
  * The permission checks of one authenticated REST call ({@code docs/api.md#conventions-as-pbs}, {@code docs/api.md#admindatastorestore}), PBS style: "full" privileges grant access to every group of a
  * namespace, "partial" ones (typically {@code Datastore.Backup}) only to the groups the caller
- * owns. An unknown datastore is refused exactly like a datastore without privileges (403, no
- * information leak; vectors {@code real-pbs/api/err-unknown-store.*}).
+ * owns. As in PBS, the privileges are checked before the datastore is looked up: a caller
+ * without privileges on an unknown datastore gets the same 403 as on a known one (no
+ * information leak; vectors {@code real-pbs/api/err-unknown-store.*}), one with them (root,
+ * or a role on {@code /datastore}) gets 400 {@code "no such datastore '<name>'"}.
  *
  * @param auth   the authenticator (privilege lookups)
  * @param authid the caller
@@ -47,10 +49,10 @@ record Access(FileAuthenticator auth, String authid, DatastoreCache stores) {
      * one of {@code partial} (owner checks needed).
      *
      * @throws ApiException 403 {@code "permission check failed - missing <privs> on /datastore/..."}
-     *                      if it has neither, or if the store does not exist
+     *                      if it has neither (whether the store exists or not)
      */
     boolean checkFull(String store, BackupNamespace ns, long full, long partial) {
-        long privs = exists(store) ? privileges(store, ns) : 0;
+        long privs = privileges(store, ns);
         if ((privs & full) != 0) {
             return true;
         }
@@ -71,6 +73,18 @@ record Access(FileAuthenticator auth, String authid, DatastoreCache stores) {
             return stores.knows(store);
         } catch (DatastoreLookupException e) {
             throw ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    /**
+     * For a call that reads no datastore file, after a permission check that passed: as PBS's
+     * lookup, 400 {@code "no such datastore '<name>'"} unless the datastore is configured.
+     *
+     * @throws ApiException 400 if it is not (or if {@code datastore.cfg} is broken)
+     */
+    void requireKnown(String store) {
+        if (!exists(store)) {
+            throw ApiException.badRequest("no such datastore '" + store + "'");
         }
     }
 

@@ -132,10 +132,10 @@ final class DatastoreApi {
     static RestResponse namespaces(Access acc, String store, ApiParams p) throws IOException {
         Optional<Long> maxDepth = p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
         BackupNamespace parent = p.namespace("parent");
-        if (!acc.exists(store)) {
-            acc.checkFull(store, parent, NS_PRIVS, 0); // unknown store: refused like one without privileges
-        }
         boolean parentAccess = (acc.privileges(store, parent) & NS_PRIVS) != 0;
+        if (!parentAccess && !acc.exists(store)) { // as an existing store where nothing is visible; else 400 at the lookup
+            throw new ApiException(403, "permission check failed");
+        }
         try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
             Datastore ds = h.datastore();
             if (!ds.namespaceExists(parent)) {
@@ -242,7 +242,7 @@ final class DatastoreApi {
      * {@code gc-status} (the {@code .gc-status} file, only with {@code Datastore.Audit}).
      */
     static RestResponse status(Access acc, String store, ApiParams p) throws IOException {
-        long privs = acc.exists(store) ? acc.privileges(store, BackupNamespace.ROOT) : 0;
+        long privs = acc.privileges(store, BackupNamespace.ROOT);
         if ((privs & (Access.AUDIT | Access.BACKUP)) == 0) {
             throw new ApiException(403, "permission check failed");
         }
@@ -290,7 +290,7 @@ final class DatastoreApi {
      * all counters 0 if there was none); needs {@code Datastore.Audit}.
      */
     static RestResponse gc(Access acc, String store, ApiParams p) throws IOException {
-        if (!acc.exists(store) || (acc.privileges(store, BackupNamespace.ROOT) & Access.AUDIT) == 0) {
+        if ((acc.privileges(store, BackupNamespace.ROOT) & Access.AUDIT) == 0) {
             throw new ApiException(403, "permission check failed");
         }
         try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {

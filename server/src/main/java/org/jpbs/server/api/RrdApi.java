@@ -54,9 +54,10 @@ final class RrdApi {
         String cf = p.required("cf");
         long[] frame = timeframe(tf);
         Rrd.Cf fn = cf(cf);
-        if (!acc.exists(store) || (acc.privileges(store, BackupNamespace.ROOT) & (Access.AUDIT | Access.BACKUP)) == 0) {
+        if ((acc.privileges(store, BackupNamespace.ROOT) & (Access.AUDIT | Access.BACKUP)) == 0) {
             throw new ApiException(403, "permission check failed");
         }
+        acc.requireKnown(store);
         return RestResponse.data(series(store(acc), "datastore/" + store + "/", RrdSampler.DATASTORE_METRICS, frame, fn, now));
     }
 

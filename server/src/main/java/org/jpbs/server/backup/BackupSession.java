@@ -99,7 +99,7 @@ public final class BackupSession implements Http2Service {
     /**
      * Runs the checks of {@code docs/protocol.md#backup-upgrade} in order and starts the session: {@code Datastore.Backup} on the
      * store (403, also for an unknown store), the datastore lookup for a write (400 with the
-     * maintenance refusal), namespace exists (404), benchmark flag matches
+     * maintenance refusal, or {@code "no such datastore '<name>'"} for a caller with the privilege), namespace exists (404), benchmark flag matches
      * {@code host/benchmark}, owner check, backup time newer than the last finished snapshot,
      * snapshot directory absent, group lock; then the task starts.
      *
@@ -109,7 +109,7 @@ public final class BackupSession implements Http2Service {
     public static BackupSession open(ServerContext ctx, String authid, String store, BackupSnapshotRef ref,
                                      boolean benchmark, boolean debug, String peer, Runnable closeConnection) {
         var ns = ref.group().ns();
-        if (!ctx.exists(store) || !ctx.auth().canBackup(authid, store, ns)) {
+        if (!ctx.auth().canBackup(authid, store, ns)) {
             throw new ApiException(403, "missing permissions 'Datastore.Backup' on '/datastore/" + store
                     + (ns.isRoot() ? "" : "/" + ns) + "'");
         }

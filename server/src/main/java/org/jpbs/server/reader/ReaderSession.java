@@ -87,7 +87,8 @@ public final class ReaderSession implements Http2Service {
 
     /**
      * Checks of {@code docs/protocol.md#reader-session}: {@code Datastore.Read} or {@code Datastore.Backup} (400 {@code "no
-     * permissions on /datastore/..."}; an unknown store answers the same), with only Backup the
+     * permissions on /datastore/..."}, also for an unknown store; with the privileges, an unknown
+     * store is 400 {@code "no such datastore '<name>'"}), with only Backup the
      * caller must own the group, the snapshot must exist and be finished.
      *
      * @throws ApiException the refusal
@@ -95,9 +96,8 @@ public final class ReaderSession implements Http2Service {
     public static ReaderSession open(ServerContext ctx, String authid, String store, BackupSnapshotRef ref,
                                      boolean debug, String peer, Runnable closeConnection) {
         var ns = ref.group().ns();
-        boolean exists = ctx.exists(store);
-        boolean read = exists && ctx.auth().canRead(authid, store, ns);
-        boolean backup = exists && ctx.auth().canBackup(authid, store, ns);
+        boolean read = ctx.auth().canRead(authid, store, ns);
+        boolean backup = ctx.auth().canBackup(authid, store, ns);
         if (!read && !backup) {
             throw ApiException.badRequest("no permissions on /datastore/" + store + (ns.isRoot() ? "" : "/" + ns));
         }

@@ -223,7 +223,7 @@ class AccessApiTest {
         Resp none = http.get(q, caller.get("carol"));
         assertEquals(403, none.status());
         assertEquals("permission check failed", none.text());
-        assertEquals(403, http.get("/api2/json/admin/datastore/nostore/rrd?timeframe=hour&cf=MAX", caller.get("root")).status());
+        assertEquals(400, http.get("/api2/json/admin/datastore/nostore/rrd?timeframe=hour&cf=MAX", caller.get("root")).status());
         Resp bad = http.get("/api2/json/admin/datastore/store/rrd?timeframe=minute&cf=MAX", caller.get("root"));
         assertEquals(400, bad.status());
         assertEquals("parameter verification failed - 'timeframe': value 'minute' is not defined in the enumeration.", bad.text());
