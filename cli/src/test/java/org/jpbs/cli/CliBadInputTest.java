@@ -130,6 +130,10 @@ class CliBadInputTest {
         fails(2, "invalid backup group '../vm/100'", "prune", "--repository", repo.toString(), "../vm/100", "--keep-last", "1");
         fails(2, "unknown backup type '..'", "prune", "--repository", repo.toString(), "../vm", "--keep-last", "1");
         fails(2, "unknown backup type '..'", "verify", "--repository", repo.toString(), "../vm");
+        String group = snap.substring(0, snap.lastIndexOf('/'));
+        fails(2, "--keep-last must be at least 1, got -1 (see 'jpbs prune --help')", "prune", "--repository", repo.toString(),
+                group, "--keep-last", "-1");
+        fails(2, "--keep-daily must be at least 1, got 0", "prune", "--repository", repo.toString(), group, "--keep-daily", "0");
         fails(2, "invalid backup group '../vm/100'", "snapshot", "list", "--repository", repo.toString(), "../vm/100");
         CliRunner.Result r = cli.run("verify", "-q", "--repository", repo.toString(), snap);
         assertEquals(0, r.exit(), r.all());

@@ -46,6 +46,22 @@ class DatastoreConfigCliTest {
         return r;
     }
 
+    /** An invalid NAME is a usage error naming NAME (exit 2), and nothing is created or registered. */
+    @Test
+    void anInvalidNameIsAUsageError() throws Exception {
+        Path target = tmp.resolve("bad-name");
+        Path cfg = config.resolve("datastore.cfg");
+        String before = Files.exists(cfg) ? Files.readString(cfg) : null;
+        for (String name : new String[] {"ab", "_a b", "a/bc", "x".repeat(33)}) {
+            CliRunner.Result r = cli.run("datastore", "create", name, target.toString());
+            assertEquals(2, r.exit(), r.all());
+            assertEquals("jpbs: error: NAME: invalid datastore name '" + name + "' (3..32 characters: letters, digits, '_', "
+                    + "and after the first also '.' and '-') (see 'jpbs datastore create --help')\n", r.err());
+        }
+        assertFalse(Files.exists(target), "nothing created");
+        assertEquals(before, Files.exists(cfg) ? Files.readString(cfg) : null, "datastore.cfg unchanged");
+    }
+
     /**
      * PBS refuses overlapping datastore paths (its text: {@code nested datastores not allowed:
      * '<other>' already in "<its path>"}); a usage error here, and nothing is created.

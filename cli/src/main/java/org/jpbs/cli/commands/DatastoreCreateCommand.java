@@ -135,10 +135,11 @@ public final class DatastoreCreateCommand implements Callable<Integer> {
             creator = DatastoreCreator.check(dir, args.getFirst(), path, props, backend, reuse, overwriteInUse,
                     S3Options.defaults());
         } catch (DatastoreCreator.BadParameter e) {
-            if (e.param().equals("name")) {
-                throw new IllegalArgumentException(e.getMessage(), e);
-            }
-            String msg = (e.param().equals("path") ? "PATH" : "--" + e.param()) + ": " + e.getMessage();
+            String msg = switch (e.param()) {
+                case "name" -> "NAME";
+                case "path" -> "PATH";
+                default -> "--" + e.param();
+            } + ": " + e.getMessage();
             if (e.syntax()) {
                 throw new UsageException(msg, e);
             }

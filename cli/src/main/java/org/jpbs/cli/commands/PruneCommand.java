@@ -4,6 +4,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jpbs.cli.CliContext;
+import org.jpbs.cli.UsageException;
 import org.jpbs.core.api.BackupGroupRef;
 import org.jpbs.datastore.config.Operation;
 import org.jpbs.datastore.prune.PruneDecision;
@@ -75,7 +76,12 @@ public final class PruneCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         format.format(ctx); // a bad --output-format is a usage error before anything runs
-        PruneOptions opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
+        PruneOptions opts;
+        try {
+            opts = new PruneOptions(keepLast, keepHourly, keepDaily, keepWeekly, keepMonthly, keepYearly);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--" + e.getMessage(), e); // "--keep-last must be at least 1, got 0"
+        }
         BackupGroupRef g = Snapshots.group(Snapshots.namespace(ns), group);
         if (repo.isRemote(ctx)) {
             try (org.jpbs.client.remote.PbsClient pbs = repo.client(ctx)) {
