@@ -480,6 +480,16 @@ class DatastoreAdminTest {
         Resp bad = call("POST", DS + "/store1/verify?backup-type=vm&backup-id=300&backup-time=abc", adminToken);
         assertEquals(400, bad.status(), bad.text());
         assertTrue(bad.text().contains("'backup-time'"), bad.text());
+        // a group that does not exist: as PBS, a task that says so in its log and ends OK
+        Resp none = call("POST", DS + "/store1/verify?backup-type=vm&backup-id=999", adminToken);
+        assertEquals(200, none.status(), none.text());
+        String upid = none.json().get("data").asText();
+        assertEquals("OK", awaitTaskEnd(upid).get("exitstatus").asText());
+        StringBuilder log = new StringBuilder();
+        get(TASKS + "/" + URLEncoder.encode(upid, StandardCharsets.UTF_8) + "/log?limit=0").json().get("data")
+                .forEach(l -> log.append(l.get("t").asText()).append('\n'));
+        assertTrue(log.toString().contains("verify datastore 'store1', group vm/999 - unable to list backups: "
+                + "backup group does not exist\n"), log.toString());
     }
 
     /** Trusts every server certificate (tests only). */

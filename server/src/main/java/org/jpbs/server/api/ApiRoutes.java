@@ -168,7 +168,8 @@ public final class ApiRoutes {
                         Param.bool("ignore-verified", false), Param.integer("outdated-after", 0, Integer.MAX_VALUE, null),
                         Param.integer("max-depth", 0, BackupNamespace.MAX_DEPTH, null), Param.namespace("ns"))
                 .permission(any("Verify, or Backup (see below)"))
-                .answer("UPID; `backup-type`+`backup-id`(+`backup-time`) name a group (snapshot), none of them the namespace")
+                .answer("UPID; `backup-type`+`backup-id`(+`backup-time`) name a group (snapshot), none of them the namespace;"
+                        + " a group that does not exist: the task logs `unable to list backups` and ends OK, as in PBS")
                 .handle(c -> DatastoreJobsApi.verify(c.access(), c.services(), c.store(), c.params()));
         t.get(ds + "active-operations").permission(any("Audit")).answer("`{\"read\",\"write\"}`")
                 .handle(c -> DatastoreJobsApi.activeOperations(c.access(), c.services(), c.store(), c.params()));

@@ -145,7 +145,12 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
             if (params.containsKey("backup-time")) {
                 targets.add(new BackupSnapshotRef(group(params), Long.parseLong(params.get("backup-time"))));
             } else if (params.containsKey("backup-type")) {
-                targets.addAll(newestFirst(store, group(params)));
+                BackupGroupRef g = group(params);
+                if (!java.nio.file.Files.isDirectory(store.groupDir(g))) { // PBS: logged, and the task still ends OK
+                    log.log("verify datastore '" + ds.config().name() + "'" + (g.ns().isRoot() ? "" : ", namespace '" + g.ns() + "'")
+                            + ", group " + g + " - unable to list backups: backup group does not exist");
+                }
+                targets.addAll(newestFirst(store, g));
             } else {
                 scope.limitedTo().ifPresent(who -> log.log("limiting to backups owned by " + who));
                 for (BackupNamespace n : store.listNamespaces(ns, maxDepth)) {
