@@ -118,8 +118,8 @@ class MaintenanceCliTest {
         assertEquals(2, cli.run("snapshot", "list", "vm/100").out().lines().count() - 2);
 
         CliRunner.Result bad = cli.run("prune", "vm/100", "--keep-last", "0");
-        assertEquals(1, bad.exit(), bad.all());
-        assertEquals("jpbs: error: keep-last must be at least 1, got 0\n", bad.err());
+        assertEquals(2, bad.exit(), bad.all()); // a usage error, like a value that is not a number
+        assertEquals("jpbs: error: --keep-last must be at least 1, got 0 (see 'jpbs prune --help')\n", bad.err());
         assertEquals(2, cli.run("prune", "vm/100", "--keep-daily", "x").exit());
         CliRunner.Result none = cli.run("prune", "vm/999", "--keep-last", "1");
         assertEquals("jpbs: error: group vm/999 has no snapshots\n", none.err());
