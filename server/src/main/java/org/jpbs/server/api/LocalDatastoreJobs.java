@@ -1,6 +1,7 @@
 package org.jpbs.server.api;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ public final class LocalDatastoreJobs implements DatastoreJobs {
                 targets.add(new BackupSnapshotRef(group(params), Long.parseLong(params.get("backup-time"))));
             } else if (params.containsKey("backup-type")) {
                 BackupGroupRef g = group(params);
-                if (!java.nio.file.Files.isDirectory(store.groupDir(g))) { // PBS: logged, and the task still ends OK
+                if (!Files.isDirectory(store.groupDir(g))) { // PBS: logged, and the task still ends OK
                     log.log("verify datastore '" + ds.config().name() + "'" + (g.ns().isRoot() ? "" : ", namespace '" + g.ns() + "'")
                             + ", group " + g + " - unable to list backups: backup group does not exist");
                 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +13,9 @@ import java.util.StringJoiner;
 import java.util.TreeMap;
 import org.jpbs.datastore.chunks.SyncLevel;
 import org.jpbs.server.JpbsServer;
-import org.jpbs.server.ServerConfig;
 import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
 import org.jpbs.server.auth.AuthConfig;
-import org.jpbs.server.auth.FileAuthenticator;
 import org.jpbs.server.routing.Endpoint;
 import org.jpbs.server.routing.Param;
 import org.jpbs.testkit.DatastorePool;
@@ -32,11 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
  * configured, as PBS answers it: the privilege check comes first, so a caller without
  * privileges there gets the same 403 as on an existing datastore (nothing leaks), and one with
  * them (root@pam, or a role on {@code /datastore}) gets 400 {@code "no such datastore 'nostore'"}
- * from the lookup. Callers: root, alice's tokens with each datastore role on {@code /datastore},
- * bob (DatastoreBackup on the one existing store only) and carol (no ACL entry).
+ * from the lookup. Callers: root, the tokens of {@link ApiTestSupport#roleCallers} (each
+ * datastore role on {@code /datastore}, Audit on {@code /system}, Admin on {@code /}), bob
+ * (DatastoreBackup on the one existing store only) and carol (no ACL entry).
  */
 class UnknownDatastoreTest {
-    static final String[][] ROLES = AccessApiTest.ROLES;
     /** A valid value for each required parameter of those endpoints. */
     static final Map<String, String> SAMPLE = Map.ofEntries(
             Map.entry("backup-type", "vm"), Map.entry("backup-id", "100"), Map.entry("backup-time", "1700000000"),
@@ -54,22 +51,13 @@ class UnknownDatastoreTest {
         Path config = tmp.resolve("config");
         AuthConfig cfg = AuthConfig.open(config);
         cfg.setPassword("root@pam", "root-password-1");
-        cfg.addUser("alice@pbs", "alice-password-1", null);
         cfg.addUser("bob@pbs", "bob-password-1", null);
         cfg.addUser("carol@pbs", "carol-password-1", null);
-        cfg.updateAcl("/datastore", "alice@pbs", "DatastoreAdmin", true, false); // her tokens get their own roles
         cfg.updateAcl("/datastore/store", "bob@pbs", "DatastoreBackup", true, false);
-        for (String[] r : ROLES) {
-            String secret = cfg.createToken("alice@pbs", r[0], null);
-            cfg.updateAcl("/datastore", "alice@pbs!" + r[0], r[1], true, false);
-            caller.put(r[0], OwnershipApiTest.token("alice@pbs!" + r[0], secret));
-        }
-        FileAuthenticator auth = FileAuthenticator.open(config);
-        ServerConfig sc = new ServerConfig(config, Map.of("store", tmp.resolve("ds"), "another", tmp.resolve("ds2")),
-                "127.0.0.1", 0);
+        caller.putAll(ApiTestSupport.roleCallers(cfg, "/system"));
         DatastorePool.create(tmp.resolve("ds"), SyncLevel.NONE);
         DatastorePool.create(tmp.resolve("ds2"), SyncLevel.NONE);
-        server = JpbsServer.start(sc, auth, JpbsRestHandler.create(sc, auth).withFailureDelays(Duration.ZERO, Duration.ZERO));
+        server = ApiTestSupport.startWithJobs(config, Map.of("store", tmp.resolve("ds"), "another", tmp.resolve("ds2")));
         http = new Client(server.port());
         caller.put("root", ApiTestSupport.login(http, "root@pam", "root-password-1"));
         caller.put("bob", ApiTestSupport.login(http, "bob@pbs", "bob-password-1"));
