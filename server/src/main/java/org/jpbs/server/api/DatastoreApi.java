@@ -133,10 +133,16 @@ final class DatastoreApi {
         Optional<Long> maxDepth = p.optInteger("max-depth", 0, BackupNamespace.MAX_DEPTH);
         BackupNamespace parent = p.namespace("parent");
         boolean parentAccess = (acc.privileges(store, parent) & NS_PRIVS) != 0;
-        if (!parentAccess && !acc.exists(store)) { // as an existing store where nothing is visible; else 400 at the lookup
-            throw new ApiException(403, "permission check failed");
+        DatastoreHandle handle;
+        try {
+            handle = acc.lookup(store, Operation.READ);
+        } catch (IOException | ApiException e) {
+            if (!parentAccess) { // unknown, offline or unreadable: answered as a store where nothing is visible
+                throw new ApiException(403, "permission check failed");
+            }
+            throw e;
         }
-        try (DatastoreHandle h = acc.lookup(store, Operation.READ)) {
+        try (DatastoreHandle h = handle) {
             Datastore ds = h.datastore();
             if (!ds.namespaceExists(parent)) {
                 if (!parentAccess) {

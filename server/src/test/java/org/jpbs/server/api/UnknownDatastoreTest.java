@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import org.jpbs.datastore.chunks.SyncLevel;
+import org.jpbs.datastore.config.DatastoreConfig;
+import org.jpbs.datastore.config.DatastoreConfigStore;
 import org.jpbs.server.JpbsServer;
 import org.jpbs.server.api.ApiTestSupport.Client;
 import org.jpbs.server.api.ApiTestSupport.Resp;
@@ -59,6 +61,13 @@ class UnknownDatastoreTest {
         DatastorePool.create(tmp.resolve("ds2"), SyncLevel.NONE);
         server = ApiTestSupport.startWithJobs(config, Map.of("store", tmp.resolve("ds"), "another", tmp.resolve("ds2")));
         http = new Client(server.port());
+        // configured, but not answering a lookup: a directory that is not a datastore, and one offline
+        java.nio.file.Files.createDirectories(tmp.resolve("not-a-datastore"));
+        DatastorePool.create(tmp.resolve("ds3"), SyncLevel.NONE);
+        DatastoreConfigStore.open(config).update(f -> f
+                .withDatastore(new DatastoreConfig("broken", Map.of("path", tmp.resolve("not-a-datastore").toString())))
+                .withDatastore(new DatastoreConfig("offline", Map.of("path", tmp.resolve("ds3").toString(),
+                        "maintenance-mode", "type=offline"))));
         caller.put("root", ApiTestSupport.login(http, "root@pam", "root-password-1"));
         caller.put("bob", ApiTestSupport.login(http, "bob@pbs", "bob-password-1"));
         caller.put("carol", ApiTestSupport.login(http, "carol@pbs", "carol-password-1"));
@@ -120,10 +129,12 @@ class UnknownDatastoreTest {
                     if (who.equals("root")) {
                         wrong.add(got);
                     }
-                    if (who.equals("bob") || who.equals("carol")) { // no privileges on either: the same answer
-                        Resp known = call(e, "another", caller.get(who));
-                        if (known.status() != 403 || !known.text().replace("another", "nostore").equals(r.text())) {
-                            wrong.add(got + " but on an existing datastore: " + known.status() + " " + known.text());
+                    if (who.equals("bob") || who.equals("carol")) { // no privileges on any: the same answer
+                        for (String other : new String[] {"another", "broken", "offline"}) {
+                            Resp known = call(e, other, caller.get(who));
+                            if (known.status() != 403 || !known.text().replace(other, "nostore").equals(r.text())) {
+                                wrong.add(got + " but on " + other + ": " + known.status() + " " + known.text());
+                            }
                         }
                     }
                 } else {
